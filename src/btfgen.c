@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * btfgen.c - derive private kernel struct offsets from a kernel's BTF
+ *
+ * The module needs a few facts about structs that are private to the
+ * kernel (declared in .c files or in block/ headers that no headers
+ * package ships).  Their definitions are never copied: this build tool
+ * reads the target kernel's BTF (the headers package's vmlinux) and writes
+ * a header of offsets, failing the build with a readable message when a
+ * required field is missing.  It also checks that the hooked function has
+ * the prototype the hook assumes, and (--check-module) that the built
+ * module's BTF describes calc_cost's blkcg argument as the kernel's real
+ * struct blkcg, which the verifier needs to let models read it.
+ *
+ *   iocost-btfgen VMLINUX > iocost_btf.h
+ *   iocost-btfgen --check-module MODULE.ko VMLINUX
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "btfgen.h"
+
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 *id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
+		*id = t->type;
+		t = btf__type_by_id(btf, *id);
+	}
+	return t;
+}
+
+/* search @t (a struct or union) for member @name, descending anonymous ones */
+static int find_member(const struct btf *btf, const struct btf_type *t,
+		       const char *name, long *off, __u32 *type_id)
+{
+	const struct btf_member *m = btf_members(t);
+	int i, n = btf_vlen(t);
+
+	for (i = 0; i < n; i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+		long moff = btf_member_bit_offset(t, i);
+
+		if (mname && !strcmp(mname, name)) {
+			if (moff % 8 || btf_member_bitfield_size(t, i))
+				return -EINVAL;	/* bitfields have no address */
+			*off = moff / 8;
+			*type_id = m->type;
+			return 0;
+		}
+		if (!mname || !*mname) {
+			__u32 sub_id = m->type;
+			const struct btf_type *sub = skip_mods(btf, &sub_id);
+			long sub_off;
+
+			if (sub && btf_is_composite(sub) &&
+			    !find_member(btf, sub, name, &sub_off, type_id)) {
+				*off = moff / 8 + sub_off;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+/**
+ * btfgen_member_offset - byte offset of a member path inside a struct
+ * @btf: the kernel's BTF
+ * @type: struct (or union) name
+ * @path: dot-separated member path, e.g. "kvalue.data"
+ * @off: set to the byte offset on success
+ *
+ * Return: 0, -ENOENT when the type or a member is missing, -EINVAL when
+ * the path goes through a non-composite member or ends at a bitfield.
+ */
+int btfgen_member_offset(const struct btf *btf, const char *type,
+			 const char *path, long *off)
+{
+	char buf[256], *name, *save = NULL;
+	const struct btf_type *t;
+	__u32 id;
+	int sid;
+
+	sid = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
+	if (sid < 0)
+		sid = btf__find_by_name_kind(btf, type, BTF_KIND_UNION);
+	if (sid < 0)
+		return -ENOENT;
+	if (strlen(path) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, path);
+
+	id = sid;
+	*off = 0;
+	for (name = strtok_r(buf, ".", &save); name;
+	     name = strtok_r(NULL, ".", &save)) {
+		long moff;
+		int err;
+
+		t = skip_mods(btf, &id);
+		if (!t || !btf_is_composite(t))
+			return -EINVAL;
+		err = find_member(btf, t, name, &moff, &id);
+		if (err)
+			return err;
+		*off += moff;
+	}
+	return 0;
+}
+
+/**
+ * btfgen_type_str - spell a type the way btfgen_func args are written
+ * @btf: BTF holding @id
+ * @id: type id
+ * @buf: output
+ * @len: size of @buf
+ *
+ * Typedefs are kept by name ("u64"), qualifiers dropped, pointers end in
+ * " *", structs are "struct NAME".  A forward declaration is spelled
+ * "fwd NAME" so that callers can tell it from the real struct.
+ *
+ * Return: 0, or -EINVAL for a type this tool does not spell.
+ */
+int btfgen_type_str(const struct btf *btf, __u32 id, char *buf, size_t len)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	char inner[200];
+
+	while (t && btf_is_mod(t)) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (!t)
+		return -EINVAL;
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		if (btfgen_type_str(btf, t->type, inner, sizeof(inner)))
+			return -EINVAL;
+		snprintf(buf, len, "%s *", inner);
+		return 0;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		snprintf(buf, len, "%s %s", btf_is_struct(t) ? "struct" : "union",
+			 btf__name_by_offset(btf, t->name_off));
+		return 0;
+	case BTF_KIND_FWD:
+		snprintf(buf, len, "fwd %s", btf__name_by_offset(btf, t->name_off));
+		return 0;
+	case BTF_KIND_INT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		snprintf(buf, len, "%s", btf__name_by_offset(btf, t->name_off));
+		return 0;
+	case BTF_KIND_FUNC_PROTO:
+		snprintf(buf, len, "func");
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/**
+ * btfgen_check_func - does a kernel function have the expected prototype?
+ * @btf: the kernel's BTF
+ * @f: the expectation
+ * @why: set to a reason on mismatch
+ * @len: size of @why
+ *
+ * Return: 0 on a match, -ENOENT when the function is not in BTF (inlined,
+ * renamed or turned into a compiler clone), -EINVAL on another prototype.
+ */
+int btfgen_check_func(const struct btf *btf, const struct btfgen_func *f,
+		      char *why, size_t len)
+{
+	const struct btf_type *fn, *proto;
+	const struct btf_param *p;
+	char got[200];
+	int id, i;
+
+	id = btf__find_by_name_kind(btf, f->name, BTF_KIND_FUNC);
+	if (id < 0) {
+		snprintf(why, len, "function %s is not in the kernel's BTF", f->name);
+		return -ENOENT;
+	}
+	fn = btf__type_by_id(btf, id);
+	proto = btf__type_by_id(btf, fn->type);
+	if (!proto || !btf_is_func_proto(proto)) {
+		snprintf(why, len, "%s has no prototype in BTF", f->name);
+		return -EINVAL;
+	}
+	if (btf_vlen(proto) != f->nr_args) {
+		snprintf(why, len, "%s takes %d arguments, expected %d", f->name,
+			 btf_vlen(proto), f->nr_args);
+		return -EINVAL;
+	}
+	p = btf_params(proto);
+	for (i = 0; i < f->nr_args; i++, p++) {
+		if (btfgen_type_str(btf, p->type, got, sizeof(got)) ||
+		    strcmp(got, f->args[i])) {
+			snprintf(why, len, "%s argument %d is '%s', expected '%s'",
+				 f->name, i + 1, got, f->args[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * btfgen_check_module - check the module BTF's view of calc_cost
+ * @mod: the module's split BTF (base: the kernel's)
+ * @why: set to a reason on failure
+ * @len: size of @why
+ *
+ * Return: 0 when struct iocost_model_ops exists and calc_cost's fourth
+ * argument is a pointer to the real struct blkcg (not a forward
+ * declaration, which the verifier would refuse to let a model read).
+ */
+int btfgen_check_module(const struct btf *mod, char *why, size_t len)
+{
+	const struct btf_type *st, *ptr, *proto;
+	const struct btf_param *p;
+	__u32 id;
+	long off;
+	char got[200];
+	int sid;
+
+	sid = btf__find_by_name_kind(mod, "iocost_model_ops", BTF_KIND_STRUCT);
+	if (sid < 0) {
+		snprintf(why, len, "no struct iocost_model_ops in the module's BTF");
+		return -ENOENT;
+	}
+	st = btf__type_by_id(mod, sid);
+	if (find_member(mod, st, "calc_cost", &off, &id)) {
+		snprintf(why, len, "struct iocost_model_ops has no calc_cost");
+		return -ENOENT;
+	}
+	ptr = skip_mods(mod, &id);
+	if (!ptr || !btf_is_ptr(ptr)) {
+		snprintf(why, len, "calc_cost is not a function pointer");
+		return -EINVAL;
+	}
+	id = ptr->type;
+	proto = skip_mods(mod, &id);
+	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) != 5) {
+		snprintf(why, len, "calc_cost does not take 5 arguments");
+		return -EINVAL;
+	}
+	p = btf_params(proto) + 3;
+	if (btfgen_type_str(mod, p->type, got, sizeof(got)) ||
+	    strcmp(got, "struct blkcg *")) {
+		snprintf(why, len,
+			 "calc_cost's blkcg argument is '%s' in the module's BTF, not 'struct blkcg *': models could not read it (pahole did not resolve the forward declaration against the kernel's BTF)",
+			 got);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * btfgen_emit - write the offsets header
+ * @out: where to write
+ * @btf: the kernel's BTF
+ * @origin: printed in the header comment
+ * @fields: offsets to derive
+ * @nr_fields: number of @fields
+ * @funcs: prototypes to check
+ * @nr_funcs: number of @funcs
+ *
+ * Optional fields that are missing are emitted as -1 with a comment, so the
+ * module can disable the feature with a log line.
+ *
+ * Return: 0, or -ENOENT when a required field or function is missing (a
+ * message on stderr names it).
+ */
+int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
+		const struct btfgen_field *fields, int nr_fields,
+		const struct btfgen_func *funcs, int nr_funcs)
+{
+	char why[512];
+	int i, ret = 0;
+
+	fprintf(out, "/* SPDX-License-Identifier: GPL-2.0 */\n");
+	fprintf(out, "/* Generated by iocost-btfgen from %s: do not edit. */\n",
+		origin);
+	fprintf(out, "#ifndef _IOCOST_BTF_H\n#define _IOCOST_BTF_H\n\n");
+	for (i = 0; i < nr_fields; i++) {
+		const struct btfgen_field *f = &fields[i];
+		long off;
+		int err = btfgen_member_offset(btf, f->type, f->path, &off);
+
+		if (!err) {
+			fprintf(out, "#define IOCOST_OFF_%s %ld /* %s.%s */\n",
+				f->macro, off, f->type, f->path);
+			continue;
+		}
+		fprintf(out, "#define IOCOST_OFF_%s (-1) /* %s.%s: missing */\n",
+			f->macro, f->type, f->path);
+		if (f->required) {
+			fprintf(stderr,
+				"iocost-btfgen: %s: struct %s has no usable member '%s': this kernel is not supported\n",
+				origin, f->type, f->path);
+			ret = -ENOENT;
+		}
+	}
+	fprintf(out, "\n");
+	for (i = 0; i < nr_funcs; i++) {
+		const struct btfgen_func *f = &funcs[i];
+		int err = btfgen_check_func(btf, f, why, sizeof(why));
+
+		fprintf(out, "#define IOCOST_HAVE_%s %d%s%s%s\n", f->macro,
+			!err, err ? " /* " : "", err ? why : "", err ? " */" : "");
+		if (err && f->required) {
+			fprintf(stderr, "iocost-btfgen: %s: %s: this kernel is not supported\n",
+				origin, why);
+			ret = -ENOENT;
+		}
+	}
+	fprintf(out, "\n#endif /* _IOCOST_BTF_H */\n");
+	return ret;
+}
+
+#ifndef BTFGEN_NO_MAIN
+/* what the module needs; keep in step with src/iocost_bpf.h */
+static const struct btfgen_field fields[] = {
+	{ "ST_MAP_MAP", "bpf_struct_ops_map", "map", true },
+	{ "ST_MAP_KVALUE", "bpf_struct_ops_map", "kvalue", true },
+	{ "ST_VALUE_DATA", "bpf_struct_ops_value", "data", true },
+	{ "BLKCG_CSS", "blkcg", "css", true },
+};
+
+static const struct btfgen_func funcs[] = {
+	{ "CALC_VTIME_COST_BUILTIN", "calc_vtime_cost_builtin", 4,
+	  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true },
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: iocost-btfgen VMLINUX > iocost_btf.h\n"
+			"       iocost-btfgen --check-module MODULE.ko VMLINUX\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct btf *base, *mod;
+	char why[512];
+	int err;
+
+	if (argc == 4 && !strcmp(argv[1], "--check-module")) {
+		base = btf__parse(argv[3], NULL);
+		if (!base) {
+			fprintf(stderr, "iocost-btfgen: %s: no BTF: %s\n", argv[3],
+				strerror(errno));
+			return 1;
+		}
+		mod = btf__parse_split(argv[2], base);
+		if (!mod) {
+			fprintf(stderr, "iocost-btfgen: %s: no BTF (built without CONFIG_DEBUG_INFO_BTF_MODULES or pahole?): %s\n",
+				argv[2], strerror(errno));
+			return 1;
+		}
+		err = btfgen_check_module(mod, why, sizeof(why));
+		if (err)
+			fprintf(stderr, "iocost-btfgen: %s: %s\n", argv[2], why);
+		btf__free(mod);
+		btf__free(base);
+		return err ? 1 : 0;
+	}
+	if (argc != 2 || argv[1][0] == '-')
+		return usage();
+
+	base = btf__parse(argv[1], NULL);
+	if (!base) {
+		fprintf(stderr, "iocost-btfgen: %s: no BTF: %s\n", argv[1],
+			strerror(errno));
+		return 1;
+	}
+	err = btfgen_emit(stdout, base, argv[1], fields,
+			  sizeof(fields) / sizeof(fields[0]), funcs,
+			  sizeof(funcs) / sizeof(funcs[0]));
+	btf__free(base);
+	return err ? 1 : 0;
+}
+#endif

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hook.c - the data path: bio -> hook -> model -> clamp -> charge
+ *
+ * blk-iocost asks calc_vtime_cost_builtin(bio, iocg, is_merge, costp) for
+ * the absolute vtime price of every bio it meters (and of every merge),
+ * then charges *costp.  The cursor update and everything else happen in
+ * its callers.  While at least one device is bound, an ftrace handler runs
+ * at the entry of that function:
+ *
+ *  - the bio's whole disk is looked up in an RCU hash of bindings, keyed
+ *    by dev_t and checked against the disk's sequence number, so that a
+ *    new disk that reuses a MAJ:MIN does not inherit an old binding;
+ *  - unbound disk: the handler returns and the builtin runs unchanged;
+ *  - bound disk: the model's calc_cost() is called with the series'
+ *    arguments, its price is clamped to IOCOST_VTIME_PER_SEC, stored in
+ *    *costp, and the handler moves the instruction pointer to an empty
+ *    function with the same prototype, which returns to the caller.  The
+ *    builtin body does not run, so it cannot touch anything either.
+ *
+ * Why redirect (ip-modify, as livepatch does) rather than fix *costp up
+ * after the builtin returns (kretprobe/fexit)?  A fix-up needs a second
+ * trap on every return, including unbound devices' calls, and runs the
+ * builtin for nothing; the redirect costs one ftrace entry call per bio
+ * and nothing on return.  Both only run while something is bound.  The
+ * price of the redirect is exclusivity: ftrace allows one ip-modifying
+ * user per function, so a livepatch of calc_vtime_cost_builtin makes the
+ * first bind fail with EBUSY and a log line; BPF fentry/fexit programs
+ * on the function keep working (ftrace shares ip-modify with BPF
+ * trampolines).
+ *
+ * The model is called with preemption disabled from the handler; the
+ * struct_ops trampoline itself takes rcu_read_lock() and migrate_disable()
+ * around the program.  Bindings are replaced under iocost_ctl_lock and
+ * freed only after synchronize_rcu(), which waits for every handler.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blk-cgroup.h>
+#include <linux/blkdev.h>
+#include <linux/ftrace.h>
+#include <linux/hashtable.h>
+#include <linux/trace_recursion.h>
+#include "iocost_bpf.h"
+
+#if !IOCOST_HAVE_CALC_VTIME_COST_BUILTIN
+#error "the target kernel has no calc_vtime_cost_builtin(bio, iocg, is_merge, costp) in BTF"
+#endif
+
+const char iocost_hook_target[] = "calc_vtime_cost_builtin";
+
+static DEFINE_HASHTABLE(iocost_bindings, 6);
+
+static struct iocost_binding *iocost_binding_find(struct gendisk *disk)
+{
+	struct iocost_binding *b;
+	dev_t devt = disk_devt(disk);
+
+	hash_for_each_possible_rcu_notrace(iocost_bindings, b, hnode, devt)
+		if (b->devt == devt && b->diskseq == disk->diskseq)
+			return b;
+	return NULL;
+}
+
+/*
+ * Where a substituted call continues: it returns straight to the caller of
+ * calc_vtime_cost_builtin(), *costp already holding the model's price.
+ */
+static noinline notrace void iocost_builtin_skipped(struct bio *bio,
+						    void *iocg, bool is_merge,
+						    u64 *costp)
+{
+	barrier();
+}
+
+static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
+			bool is_merge)
+{
+	struct iocost_stats *st = this_cpu_ptr(b->stats);
+	struct cgroup_subsys_state *css = bio_blkcg_css(bio);
+	struct blkcg *blkcg = (void *)((char *)css - IOCOST_OFF_BLKCG_CSS);
+	u32 nbytes = bio->bi_iter.bi_size;
+	u64 cost;
+
+	cost = b->model->ops->calc_cost(bio->bi_opf, nbytes,
+					bio->bi_iter.bi_sector, blkcg,
+					is_merge ? IOCOST_COST_F_MERGE : 0);
+	if (cost > IOCOST_VTIME_PER_SEC) {
+		cost = IOCOST_VTIME_PER_SEC;
+		st->clamped++;
+	}
+	st->charges++;
+	if (is_merge)
+		st->merges++;
+	if (!nbytes)
+		st->nodata++;
+	else if (!cost)
+		st->zero++;
+	st->vtime += cost;
+	return cost;
+}
+
+static void notrace iocost_hook_handler(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs)
+{
+	struct bio *bio = (void *)ftrace_regs_get_argument(fregs, 0);
+	/* a bool argument is only defined in its low byte */
+	bool is_merge = (u8)ftrace_regs_get_argument(fregs, 2);
+	u64 *costp = (void *)ftrace_regs_get_argument(fregs, 3);
+	struct iocost_binding *b;
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	if (!bio->bi_bdev || !bio_blkcg_css(bio))
+		goto out;
+	b = iocost_binding_find(bio->bi_bdev->bd_disk);
+	if (!b)
+		goto out;
+	*costp = iocost_price(b, bio, is_merge);
+	ftrace_regs_set_instruction_pointer(fregs,
+					    (unsigned long)iocost_builtin_skipped);
+out:
+	ftrace_test_recursion_unlock(bit);
+}
+
+static struct ftrace_ops iocost_ftrace_ops = {
+	.func = iocost_hook_handler,
+	.flags = FTRACE_OPS_FL_IPMODIFY,
+};
+
+/**
+ * iocost_hook_init - find the hook target; nothing is attached yet
+ *
+ * Return: 0, or -ENOENT (with a log line) if the running kernel does not
+ * let ftrace attach to the builtin pricing function.
+ */
+int iocost_hook_init(void)
+{
+	int ret;
+
+	ret = ftrace_set_filter(&iocost_ftrace_ops,
+				(unsigned char *)iocost_hook_target,
+				strlen(iocost_hook_target), 1);
+	if (ret) {
+		pr_err("cannot hook %s (ftrace_set_filter: %d): not traceable on this kernel\n",
+		       iocost_hook_target, ret);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/**
+ * iocost_hook_exit - release the ftrace filter (the hook is not installed)
+ */
+void iocost_hook_exit(void)
+{
+	ftrace_free_filter(&iocost_ftrace_ops);
+}
+
+/**
+ * iocost_hook_install - attach the handler (first binding)
+ *
+ * Return: 0 or the ftrace error (-EBUSY: another ip-modifying user, such
+ * as a livepatch, owns the function), logged.
+ */
+int iocost_hook_install(void)
+{
+	int ret = register_ftrace_function(&iocost_ftrace_ops);
+
+	if (ret)
+		pr_err("cannot attach to %s: %d%s\n", iocost_hook_target, ret,
+		       ret == -EBUSY ? " (another ip-modifying ftrace user, e.g. a livepatch, owns it)" : "");
+	return ret;
+}
+
+/**
+ * iocost_hook_remove - detach the handler (last binding gone)
+ *
+ * Waits until no CPU runs the handler any more.
+ */
+void iocost_hook_remove(void)
+{
+	int ret = unregister_ftrace_function(&iocost_ftrace_ops);
+
+	WARN_ON_ONCE(ret);
+}
+
+/**
+ * iocost_hook_publish - make a binding visible to the handler
+ * @b: the new binding
+ * @old: the binding it replaces, or NULL
+ *
+ * Caller holds iocost_ctl_lock and frees @old after synchronize_rcu().
+ */
+void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old)
+{
+	if (old)
+		hlist_replace_rcu(&old->hnode, &b->hnode);
+	else
+		hash_add_rcu(iocost_bindings, &b->hnode, b->devt);
+}
+
+/**
+ * iocost_hook_unpublish - hide a binding from the handler
+ * @b: the binding
+ *
+ * Caller holds iocost_ctl_lock and frees @b after synchronize_rcu().
+ */
+void iocost_hook_unpublish(struct iocost_binding *b)
+{
+	hash_del_rcu(&b->hnode);
+}

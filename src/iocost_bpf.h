@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iocost_bpf.h - internal interfaces between the module's files
+ *
+ * main.c	module init/exit, the kernel checks
+ * ctl.c	control path: struct_ops type, model registry, sysfs, bindings
+ * hook.c	data path: bio -> ftrace hook -> bound model -> clamp -> charge
+ * parse.c	pure parsers shared with the host tests and fuzzer
+ */
+#ifndef _IOCOST_BPF_H
+#define _IOCOST_BPF_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/refcount.h>
+#include "../include/iocost_model.h"
+#include "iocost_btf.h"		/* generated from the target kernel's BTF */
+
+struct bpf_map;
+struct ftrace_ops;
+
+/**
+ * struct iocost_model - a registered (or still bound) BPF cost model
+ * @node: entry in the registry while registered
+ * @ops: the struct_ops kernel data (calc_cost & co)
+ * @map: the struct_ops map that owns @ops
+ * @name: copy of @ops->name
+ * @registered: still in the registry (can be bound by name)
+ * @nr_bindings: devices priced by this model
+ *
+ * Every binding holds a reference on @map, which keeps @ops and its
+ * programs alive after the struct_ops is unregistered.  The object itself
+ * is freed when it is neither registered nor bound.  All fields but @ops
+ * and @map are protected by iocost_ctl_lock.
+ */
+struct iocost_model {
+	struct list_head node;
+	struct iocost_model_ops *ops;
+	struct bpf_map *map;
+	char name[IOCOST_MODEL_NAME_LEN];
+	bool registered;
+	unsigned int nr_bindings;
+};
+
+/**
+ * struct iocost_stats - per-cpu counters of one binding
+ * @charges: bios priced by the model
+ * @merges: of which merges (IOCOST_COST_F_MERGE)
+ * @nodata: of which bios without data (flushes): the builtin prices them 0
+ * @zero: data bios the model priced at 0
+ * @clamped: prices above IOCOST_VTIME_PER_SEC, charged as that
+ * @vtime: total vtime charged
+ */
+struct iocost_stats {
+	u64 charges;
+	u64 merges;
+	u64 nodata;
+	u64 zero;
+	u64 clamped;
+	u64 vtime;
+};
+
+/**
+ * struct iocost_binding - one device priced by a model
+ * @hnode: entry in the hook's RCU hash table
+ * @node: entry in the control path's list of bindings
+ * @devt: the whole disk's dev_t
+ * @diskseq: the disk's sequence number, so that a new disk reusing @devt
+ *	does not inherit the binding
+ * @model: the bound model
+ * @stats: counters since this binding was made
+ */
+struct iocost_binding {
+	struct hlist_node hnode;
+	struct list_head node;
+	dev_t devt;
+	u64 diskseq;
+	struct iocost_model *model;
+	struct iocost_stats __percpu *stats;
+};
+
+/* hook.c */
+int iocost_hook_init(void);
+void iocost_hook_exit(void);
+int iocost_hook_install(void);
+void iocost_hook_remove(void);
+void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old);
+void iocost_hook_unpublish(struct iocost_binding *b);
+extern const char iocost_hook_target[];
+
+/* ctl.c */
+int iocost_ctl_init(void);
+void iocost_ctl_exit(void);
+int iocost_ctl_register_ops(void);
+
+#endif /* _IOCOST_BPF_H */

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * parse.c - pure parsers of the iocost_bpf control files
+ *
+ * The bindings file takes one line in io.cost.model's syntax:
+ *
+ *	MAJ:MIN model=NAME	bind the model registered as NAME
+ *	MAJ:MIN model=linear	restore the builtin linear model
+ *
+ * MAJ and MIN are decimal, fields are separated by blanks (space or tab)
+ * and one trailing newline is accepted.  Anything else is -EINVAL; a
+ * number beyond what a dev_t can hold is -ERANGE.
+ */
+#include "parse.h"
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/**
+ * iocost_name_valid - is @name acceptable as a model name?
+ * @name: the name buffer
+ * @size: size of the buffer (the name must be NUL-terminated within it)
+ *
+ * A model name is 1 to IOCOST_MODEL_NAME_LEN - 1 printable, non-blank
+ * ASCII characters, NUL-terminated, and not the reserved word "linear".
+ *
+ * Return: true if valid.
+ */
+bool iocost_name_valid(const char *name, size_t size)
+{
+	static const char linear[] = IOCOST_MODEL_LINEAR;
+	size_t i;
+
+	if (size > IOCOST_MODEL_NAME_LEN)
+		size = IOCOST_MODEL_NAME_LEN;
+	for (i = 0; i < size && name[i]; i++)
+		if (name[i] <= ' ' || name[i] > '~')
+			return false;
+	if (i == 0 || i == size)
+		return false;	/* empty, or not terminated */
+	if (i == sizeof(linear) - 1) {
+		for (i = 0; i < sizeof(linear) - 1; i++)
+			if (name[i] != linear[i])
+				return true;
+		return false;
+	}
+	return true;
+}
+
+/* parse a decimal number at *pos, at most @max; advances *pos */
+static int parse_u32(const char *buf, size_t len, size_t *pos, u32 max,
+		     u32 *out)
+{
+	size_t i = *pos;
+	unsigned long long v = 0;
+	bool range = false;
+
+	if (i >= len || !is_digit(buf[i]))
+		return -EINVAL;
+	for (; i < len && is_digit(buf[i]); i++) {
+		v = v * 10 + (unsigned int)(buf[i] - '0');
+		if (v > max) {
+			range = true;
+			v = max;	/* keep consuming digits */
+		}
+	}
+	*pos = i;
+	*out = (u32)v;
+	return range ? -ERANGE : 0;
+}
+
+/**
+ * iocost_parse_bind - parse one line written to the bindings file
+ * @buf: the bytes written (need not be NUL-terminated)
+ * @len: number of bytes in @buf
+ * @req: filled in on success; left unspecified on error
+ *
+ * Return: 0, -EINVAL for a malformed line (including embedded NUL bytes,
+ * a second line, unknown keys or an invalid model name) or -ERANGE for a
+ * device number out of range.
+ */
+int iocost_parse_bind(const char *buf, size_t len, struct iocost_bind_req *req)
+{
+	static const char key[] = "model=";
+	size_t pos = 0, start, n, i;
+	int ret, range = 0;
+
+	if (len && buf[len - 1] == '\n')
+		len--;
+	while (pos < len && is_blank(buf[pos]))
+		pos++;
+
+	ret = parse_u32(buf, len, &pos, IOCOST_MAJOR_MAX, &req->major);
+	if (ret == -ERANGE)
+		range = ret;
+	else if (ret)
+		return ret;
+	if (pos >= len || buf[pos] != ':')
+		return -EINVAL;
+	pos++;
+	ret = parse_u32(buf, len, &pos, IOCOST_MINOR_MAX, &req->minor);
+	if (ret == -ERANGE)
+		range = ret;
+	else if (ret)
+		return ret;
+
+	if (pos >= len || !is_blank(buf[pos]))
+		return -EINVAL;
+	while (pos < len && is_blank(buf[pos]))
+		pos++;
+
+	for (i = 0; i < sizeof(key) - 1; i++, pos++)
+		if (pos >= len || buf[pos] != key[i])
+			return -EINVAL;
+
+	start = pos;
+	while (pos < len && !is_blank(buf[pos]))
+		pos++;
+	n = pos - start;
+	while (pos < len && is_blank(buf[pos]))
+		pos++;
+	if (pos != len)
+		return -EINVAL;	/* trailing garbage, second key or line */
+	if (n == 0 || n >= IOCOST_MODEL_NAME_LEN)
+		return -EINVAL;
+
+	for (i = 0; i < n; i++)
+		req->name[i] = buf[start + i];
+	for (; i < IOCOST_MODEL_NAME_LEN; i++)
+		req->name[i] = '\0';
+
+	req->linear = n == sizeof(IOCOST_MODEL_LINEAR) - 1 &&
+		      !__builtin_memcmp(req->name, IOCOST_MODEL_LINEAR, n);
+	if (!req->linear && !iocost_name_valid(req->name, sizeof(req->name)))
+		return -EINVAL;
+	return range;
+}
