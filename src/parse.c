@@ -121,8 +121,11 @@ int iocost_parse_bind(const char *buf, size_t len, struct iocost_bind_req *req)
 			return -EINVAL;
 
 	start = pos;
-	while (pos < len && !is_blank(buf[pos]))
+	while (pos < len && !is_blank(buf[pos])) {
+		if (buf[pos] < ' ' || buf[pos] > '~')
+			return -EINVAL;	/* NUL, control or non-ASCII byte */
 		pos++;
+	}
 	n = pos - start;
 	while (pos < len && is_blank(buf[pos]))
 		pos++;

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <errno.h>
 typedef uint32_t u32;
+typedef uint64_t u64;
+typedef uint64_t sector_t;
 #endif
 
 #include "../include/iocost_model.h"

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of src/parse.c: the bindings line parser and name rules. */
+#include <string.h>
+#include "tap.h"
+#include "../../src/parse.h"
+
+static int parse(const char *s, struct iocost_bind_req *r)
+{
+	return iocost_parse_bind(s, strlen(s), r);
+}
+
+static void good(const char *s, unsigned int maj, unsigned int min,
+		 const char *name, int linear)
+{
+	struct iocost_bind_req r;
+	int ret = parse(s, &r);
+
+	ok(ret == 0 && r.major == maj && r.minor == min && r.linear == linear &&
+	   !strcmp(r.name, name), "accepts \"%s\"", s);
+}
+
+static void bad(const char *s, size_t len, int err, const char *what)
+{
+	struct iocost_bind_req r;
+
+	ok(iocost_parse_bind(s, len, &r) == err, "refuses %s with %d", what, err);
+}
+
+int main(void)
+{
+	char name[32];
+
+	good("254:0 model=iocost_2x", 254, 0, "iocost_2x", 0);
+	good("254:0 model=iocost_2x\n", 254, 0, "iocost_2x", 0);
+	good("8:16\tmodel=linear", 8, 16, "linear", 1);
+	good("  8:16   model=linear  \n", 8, 16, "linear", 1);
+	good("4095:1048575 model=a", 4095, 1048575, "a", 0);
+	good("1:2 model=abcdefghijklmno", 1, 2, "abcdefghijklmno", 0);
+
+	bad("", 0, -EINVAL, "an empty write");
+	bad("\n", 1, -EINVAL, "a newline");
+	bad("254 model=x", 11, -EINVAL, "a missing minor");
+	bad("254: model=x", 12, -EINVAL, "an empty minor");
+	bad(":0 model=x", 10, -EINVAL, "an empty major");
+	bad("254:0", 5, -EINVAL, "a missing key");
+	bad("254:0model=x", 12, -EINVAL, "a missing blank");
+	bad("254:0 model=", 12, -EINVAL, "an empty name");
+	bad("254:0 model=abcdefghijklmnop", 28, -EINVAL, "a 16-character name");
+	bad("254:0 modl=x", 12, -EINVAL, "an unknown key");
+	bad("254:0 model=x ctrl=auto", 23, -EINVAL, "a second key");
+	bad("254:0 model=x\n254:1 model=y", 27, -EINVAL, "two lines");
+	bad("254:0 model=x\n\n", 15, -EINVAL, "two newlines");
+	bad("254:0 model=a\0b", 15, -EINVAL, "an embedded NUL");
+	bad("254:0 model=\x01x", 14, -EINVAL, "a control character");
+	bad("254:0 model=\xc3\xa9", 14, -EINVAL, "non-ASCII bytes");
+	bad("-1:0 model=x", 12, -EINVAL, "a negative major");
+	bad("0x10:0 model=x", 14, -EINVAL, "a hex major");
+	bad("4096:0 model=x", 14, -ERANGE, "major 4096");
+	bad("1:1048576 model=x", 17, -ERANGE, "minor 2^20");
+	bad("99999999999999999999999:0 model=x", 33, -ERANGE, "a huge major");
+	bad("99999999999999999999999:0 model=", 32, -EINVAL, "a huge major with no name");
+
+	ok(iocost_name_valid("iocost_ms", 16), "name iocost_ms valid");
+	ok(!iocost_name_valid("", 16), "empty name invalid");
+	ok(!iocost_name_valid("linear", 16), "reserved name linear invalid");
+	ok(iocost_name_valid("linear2", 16), "name linear2 valid");
+	ok(iocost_name_valid("linea", 16), "name linea valid");
+	ok(!iocost_name_valid("a b", 16), "name with a blank invalid");
+	ok(!iocost_name_valid("a\tb", 16), "name with a tab invalid");
+	memset(name, 'a', sizeof(name));
+	ok(!iocost_name_valid(name, 16), "unterminated name invalid");
+	name[15] = '\0';
+	ok(iocost_name_valid(name, 16), "15-character name valid");
+	ok(!iocost_name_valid("\x7f", 16), "DEL invalid");
+	return tap_done();
+}

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# tests/vm/lib.sh - helpers for the in-guest tests (sourced)
+#
+# A test calls check/expect_* for every assertion (each prints "ok - ..."
+# or "not ok - ...") and ends with "finish", which exits non-zero if any
+# assertion failed.
+
+top=${top:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+KREL=$(uname -r)
+B=$top/build/$KREL
+MOD=$B/iocost_bpf.ko
+SYS=/sys/kernel/iocost_bpf
+PINS=/sys/fs/bpf/iocost_bpf
+WR=$top/build/host/errno-write
+_fails=0
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; _fails=$((_fails + 1)); }
+
+# check DESCRIPTION CMD...: CMD must succeed
+check() {
+	local what=$1
+	shift
+	local out
+	if out=$("$@" 2>&1); then
+		ok "$what"
+	else
+		not_ok "$what (exit $?: $(echo "$out" | tail -3 | tr '\n' ' '))"
+	fi
+}
+
+# check_fails DESCRIPTION CMD...: CMD must fail
+check_fails() {
+	local what=$1
+	shift
+	if "$@" >/dev/null 2>&1; then
+		not_ok "$what (it succeeded)"
+	else
+		ok "$what"
+	fi
+}
+
+# expect_eq DESCRIPTION GOT WANT
+expect_eq() {
+	if [ "$2" = "$3" ]; then
+		ok "$1: '$2'"
+	else
+		not_ok "$1: got '$2', want '$3'"
+	fi
+}
+
+# expect_match DESCRIPTION TEXT REGEX
+expect_match() {
+	if grep -qE -- "$3" <<<"$2"; then
+		ok "$1"
+	else
+		not_ok "$1: '$(echo "$2" | head -5 | tr '\n' '|')' does not match /$3/"
+	fi
+}
+
+# expect_nomatch DESCRIPTION TEXT REGEX
+expect_nomatch() {
+	if grep -qE -- "$3" <<<"$2"; then
+		not_ok "$1: '$(echo "$2" | head -5 | tr '\n' '|')' matches /$3/"
+	else
+		ok "$1"
+	fi
+}
+
+# expect_write DESCRIPTION FILE DATA ERRNO: one write(2), its errno (or OK)
+expect_write() {
+	local got
+	got=$("$WR" "$2" "$3")
+	expect_eq "$1: write '$3' to ${2##*/}" "$got" "$4"
+}
+
+# expect_ratio DESCRIPTION A B LO HI: LO <= A/B <= HI
+expect_ratio() {
+	local r
+	r=$(awk -v a="$2" -v b="$3" 'BEGIN { if (b == 0) print "inf"; else printf "%.3f", a / b }')
+	if awk -v r="$r" -v lo="$4" -v hi="$5" 'BEGIN { exit !(r != "inf" && r >= lo && r <= hi) }'; then
+		ok "$1: $2 / $3 = $r in [$4, $5]"
+	else
+		not_ok "$1: $2 / $3 = $r not in [$4, $5]"
+	fi
+}
+
+# the kernel log since the test started (the runner writes the marker)
+test_dmesg() {
+	dmesg | awk '/iocost-test: begin/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }'
+}
+
+load_module() {
+	if [ ! -d "$SYS" ]; then
+		insmod "$MOD" || { not_ok "insmod $MOD"; finish; }
+	fi
+}
+
+# wait_unload: rmmod, retrying while deferred frees drop the last references
+wait_unload() {
+	local i
+	for i in $(seq 1 50); do
+		rmmod iocost_bpf 2>/dev/null && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# remove everything a test may have left behind (used by the runner too)
+iocost_cleanup() {
+	local dev
+	if [ -r "$SYS/bindings" ]; then
+		while read -r dev _; do
+			echo "$dev model=linear" >"$SYS/bindings" 2>/dev/null
+		done <"$SYS/bindings"
+	fi
+	rm -rf "${PINS:?}"/* 2>/dev/null
+	pkill -f "$B/bin/" 2>/dev/null
+	if [ -d "$SYS" ]; then
+		wait_unload || echo "# cleanup: iocost_bpf could not be unloaded"
+	fi
+	return 0
+}
+
+finish() {
+	if [ "$_fails" -gt 0 ]; then
+		echo "# $_fails assertion(s) failed"
+		exit 1
+	fi
+	exit 0
+}
