@@ -131,3 +131,54 @@ finish() {
 	fi
 	exit 0
 }
+
+# ---- pricing measurements ----------------------------------------------------
+
+# iocost_enable DEV: enable iocost on /dev/DEV (autop picks the HDD profile
+# for the rotational virtio disks); prints MAJ:MIN
+iocost_enable() {
+	local devt
+	devt=$(cat "/sys/block/$1/dev")
+	echo "$devt enable=1" >/sys/fs/cgroup/io.cost.qos || return 1
+	echo "$devt"
+}
+
+# cg_io_stat CG DEVT: "ios usage_us" of cgroup CG on DEVT from io.stat
+cg_io_stat() {
+	awk -v d="$2" '$1 == d {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "%d %d\n", v["rios"] + v["wios"], v["cost.usage"]
+		found = 1
+	} END { if (!found) print "0 0" }' "/sys/fs/cgroup/$1/io.stat"
+}
+
+# price CG DEVT FIO-ARGS...: run fio in cgroup CG (created if missing) and
+# print "us_per_op ios usage_us" from CG's io.stat delta on DEVT.  io.stat's
+# cost.usage is updated at period ends: wait until it stops moving.
+price() {
+	local cg=$1 devt=$2 a b prev
+	shift 2
+	mkdir -p "/sys/fs/cgroup/$cg"
+	a=$(cg_io_stat "$cg" "$devt")
+	sh -c 'echo $$ > "/sys/fs/cgroup/$1/cgroup.procs"; shift; exec fio --output=/dev/null "$@"' \
+		sh "$cg" --name=p --direct=1 --ioengine=psync --bs=4k "$@" || return 1
+	prev=
+	for _ in $(seq 1 40); do
+		sleep 0.5
+		b=$(cg_io_stat "$cg" "$devt")
+		[ "$b" = "$prev" ] && break
+		prev=$b
+	done
+	awk -v a="$a" -v b="$b" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		ios = y[1] - x[1]; us = y[2] - x[2]
+		printf "%.3f %d %d\n", ios ? us / ios : 0, ios, us
+	}'
+}
+
+# binding_stat DEVT KEY: a counter of DEVT's line in the stats file
+binding_stat() {
+	awk -v d="$1" -v k="$2" '$1 == d {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] }
+	}' "$SYS/stats"
+}

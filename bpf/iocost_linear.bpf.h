@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iocost_linear.bpf.h - the builtin linear cost formula, for BPF models
+ *
+ * blk-iocost derives per-op coefficients from the device's bps/seqiops/
+ * randiops (calc_lcoefs()): page = ceil(VTIME_PER_SEC / ceil(bps / 4096)),
+ * seqio = ceil(VTIME_PER_SEC / seqiops) - page and randio likewise.  A bio
+ * then costs base + pages * page, where base is seqio or randio (none on a
+ * merge) and pages = max(nbytes >> 12, 1), truncating like the builtin.
+ *
+ * The coefficients here are what the builtin derives from the HDD autop
+ * profile (the virtio disks of the test VM are rotational).  Unlike the
+ * builtin, which prices them at 0, bios that are not data READ/WRITE
+ * (flushes, discards, ...) are priced as pages write pages, with no base.
+ */
+#ifndef _IOCOST_LINEAR_BPF_H
+#define _IOCOST_LINEAR_BPF_H
+
+#define IOCOST_REQ_OP_MASK	0xff
+#define IOCOST_PAGE_SHIFT	12
+#define IOCOST_SECT_SHIFT	9
+/* a seek beyond this many pages makes an IO random (LCOEF_RANDIO_PAGES) */
+#define IOCOST_RANDIO_PAGES	4096
+
+/* HDD autop profile */
+#define IOCOST_HDD_RBPS		174019176ULL
+#define IOCOST_HDD_RSEQIOPS	41708ULL
+#define IOCOST_HDD_RRANDIOPS	370ULL
+#define IOCOST_HDD_WBPS		178075866ULL
+#define IOCOST_HDD_WSEQIOPS	42705ULL
+#define IOCOST_HDD_WRANDIOPS	378ULL
+
+#define IOCOST_DIV_UP(a, b)	(((a) + (b) - 1) / (b))
+#define IOCOST_PAGE_COEF(bps)	\
+	IOCOST_DIV_UP(IOCOST_VTIME_PER_SEC, IOCOST_DIV_UP(bps, 1ULL << IOCOST_PAGE_SHIFT))
+#define IOCOST_IO_COEF(iops, bps) \
+	(IOCOST_DIV_UP(IOCOST_VTIME_PER_SEC, iops) - IOCOST_PAGE_COEF(bps))
+
+/* the per-page and per-IO coefficients of one direction */
+struct iocost_lcoefs {
+	u64 page;
+	u64 seqio;
+	u64 randio;
+};
+
+static const struct iocost_lcoefs iocost_hdd_read = {
+	.page = IOCOST_PAGE_COEF(IOCOST_HDD_RBPS),
+	.seqio = IOCOST_IO_COEF(IOCOST_HDD_RSEQIOPS, IOCOST_HDD_RBPS),
+	.randio = IOCOST_IO_COEF(IOCOST_HDD_RRANDIOPS, IOCOST_HDD_RBPS),
+};
+
+static const struct iocost_lcoefs iocost_hdd_write = {
+	.page = IOCOST_PAGE_COEF(IOCOST_HDD_WBPS),
+	.seqio = IOCOST_IO_COEF(IOCOST_HDD_WSEQIOPS, IOCOST_HDD_WBPS),
+	.randio = IOCOST_IO_COEF(IOCOST_HDD_WRANDIOPS, IOCOST_HDD_WBPS),
+};
+
+/* does this bio take part in sequentiality tracking (a data READ/WRITE)? */
+static __always_inline bool iocost_is_data_rw(u64 opf, u64 nbytes)
+{
+	u64 op = opf & IOCOST_REQ_OP_MASK;
+
+	return nbytes && (op == REQ_OP_READ || op == REQ_OP_WRITE);
+}
+
+/* the sector a sequential successor of this bio starts at */
+static __always_inline u64 iocost_end_sector(u64 sector, u64 nbytes)
+{
+	return sector + (nbytes >> IOCOST_SECT_SHIFT);
+}
+
+/* is a bio at @sector sequential to a stream whose cursor is @cursor? */
+static __always_inline bool iocost_seek_is_seq(u64 sector, u64 cursor)
+{
+	u64 seek;
+
+	if (!cursor)
+		return true;	/* no previous IO */
+	seek = sector > cursor ? sector - cursor : cursor - sector;
+	return (seek >> (IOCOST_PAGE_SHIFT - IOCOST_SECT_SHIFT)) <= IOCOST_RANDIO_PAGES;
+}
+
+/**
+ * iocost_linear_cost - the builtin formula with the HDD coefficients
+ * @opf: bio->bi_opf
+ * @nbytes: bio size
+ * @seq: the IO is judged sequential
+ * @model_flags: IOCOST_COST_F_MERGE skips the base
+ */
+static __always_inline u64 iocost_linear_cost(u64 opf, u64 nbytes, bool seq,
+					      u64 model_flags)
+{
+	u64 pages = nbytes >> IOCOST_PAGE_SHIFT;
+	const struct iocost_lcoefs *c;
+	u64 cost = 0;
+
+	if (!pages)
+		pages = 1;
+	if (!iocost_is_data_rw(opf, nbytes))
+		return pages * iocost_hdd_write.page;
+	c = (opf & IOCOST_REQ_OP_MASK) == REQ_OP_READ ? &iocost_hdd_read :
+							&iocost_hdd_write;
+	if (!(model_flags & IOCOST_COST_F_MERGE))
+		cost = seq ? c->seqio : c->randio;
+	return cost + pages * c->page;
+}
+
+#endif /* _IOCOST_LINEAR_BPF_H */
