@@ -124,7 +124,8 @@ static void iocost_model_unreg(void *kdata, struct bpf_link *link)
 		list_del(&found->node);
 		found->registered = false;
 		pr_info("model %s unregistered%s\n", found->name,
-			found->nr_bindings ? " (still bound: kept until its devices switch back to linear)" : "");
+			found->nr_bindings ?
+			" (still bound: kept until its devices switch back to linear)" : "");
 		iocost_model_free_if_unused(found);
 	}
 	mutex_unlock(&iocost_ctl_lock);

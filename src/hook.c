@@ -48,8 +48,6 @@
 #error "the target kernel has no calc_vtime_cost_builtin(bio, iocg, is_merge, costp) in BTF"
 #endif
 
-const char iocost_hook_target[] = "calc_vtime_cost_builtin";
-
 static DEFINE_HASHTABLE(iocost_bindings, 6);
 
 static struct iocost_binding *iocost_binding_find(struct gendisk *disk)
@@ -144,11 +142,11 @@ int iocost_hook_init(void)
 	int ret;
 
 	ret = ftrace_set_filter(&iocost_ftrace_ops,
-				(unsigned char *)iocost_hook_target,
-				strlen(iocost_hook_target), 1);
+				(unsigned char *)IOCOST_HOOK_TARGET,
+				strlen(IOCOST_HOOK_TARGET), 1);
 	if (ret) {
 		pr_err("cannot hook %s (ftrace_set_filter: %d): not traceable on this kernel\n",
-		       iocost_hook_target, ret);
+		       IOCOST_HOOK_TARGET, ret);
 		return -ENOENT;
 	}
 	return 0;
@@ -173,8 +171,9 @@ int iocost_hook_install(void)
 	int ret = register_ftrace_function(&iocost_ftrace_ops);
 
 	if (ret)
-		pr_err("cannot attach to %s: %d%s\n", iocost_hook_target, ret,
-		       ret == -EBUSY ? " (another ip-modifying ftrace user, e.g. a livepatch, owns it)" : "");
+		pr_err("cannot attach to %s: %d%s\n", IOCOST_HOOK_TARGET, ret,
+		       ret == -EBUSY ?
+		       " (another ip-modifying ftrace user, e.g. a livepatch, owns it)" : "");
 	return ret;
 }
 

@@ -80,14 +80,15 @@ struct iocost_binding {
 	struct iocost_stats __percpu *stats;
 };
 
-/* hook.c */
+/* hook.c; the hooked function is checked in BTF at build time (btfgen.c) */
+#define IOCOST_HOOK_TARGET "calc_vtime_cost_builtin"
+
 int iocost_hook_init(void);
 void iocost_hook_exit(void);
 int iocost_hook_install(void);
 void iocost_hook_remove(void);
 void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old);
 void iocost_hook_unpublish(struct iocost_binding *b);
-extern const char iocost_hook_target[];
 
 /* ctl.c */
 int iocost_ctl_init(void);

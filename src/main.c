@@ -24,12 +24,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bpf.h>
 #include <linux/module.h>
 #include <linux/utsname.h>
-#include <linux/version.h>
 #include "iocost_bpf.h"
 
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+/* register_bpf_struct_ops() arrived with struct_ops in modules, in 6.9 */
+#ifndef register_bpf_struct_ops
 #error "iocost_bpf needs Linux 6.9 or newer: modules cannot register struct_ops before 6.9"
 #endif
 #ifndef CONFIG_BLK_CGROUP_IOCOST
@@ -56,7 +57,7 @@ static int __init iocost_bpf_init(void)
 	if (ret)
 		goto err_ctl;
 	pr_info("kernel %s, hook target %s (ftrace, ip-modify), struct_ops iocost_model_ops registered\n",
-		init_utsname()->release, iocost_hook_target);
+		init_utsname()->release, IOCOST_HOOK_TARGET);
 	return 0;
 
 err_ctl:

@@ -14,11 +14,11 @@
 #else
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <errno.h>
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef uint64_t sector_t;
+#include <linux/types.h>
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __u64 sector_t;
 #endif
 
 #include "../include/iocost_model.h"
