@@ -125,7 +125,7 @@ check: deps
 	tests/vm/run
 
 demo: deps vm-build
-	tests/vm/vmrun --disks 1 -- tests/demo
+	tests/vm/vmrun --disks 1 --timeout 1200 -- tests/demo
 
 clean:
 	rm -rf build

@@ -153,18 +153,22 @@ cg_io_stat() {
 }
 
 # price CG DEVT FIO-ARGS...: run fio in cgroup CG (created if missing) and
-# print "us_per_op ios usage_us" from CG's io.stat delta on DEVT.  io.stat's
-# cost.usage is updated at period ends: wait until it stops moving.
+# print "us_per_op ios usage_us" from CG's io.stat delta on DEVT.  FIO-ARGS
+# are global fio options (4 KiB O_DIRECT psync by default); one job "p"
+# runs them unless they name jobs themselves (--name=...).  io.stat's
+# cost.usage is updated at period ends (up to 1 s apart): wait until it
+# has not moved for two samples 1.1 s apart.
 price() {
-	local cg=$1 devt=$2 a b prev
+	local cg=$1 devt=$2 a b prev job=(--name=p)
 	shift 2
+	case " $* " in *" --name="*) job=() ;; esac
 	mkdir -p "/sys/fs/cgroup/$cg"
 	a=$(cg_io_stat "$cg" "$devt")
 	sh -c 'echo $$ > "/sys/fs/cgroup/$1/cgroup.procs"; shift; exec fio --output=/dev/null "$@"' \
-		sh "$cg" --name=p --direct=1 --ioengine=psync --bs=4k "$@" || return 1
+		sh "$cg" --direct=1 --ioengine=psync --bs=4k "$@" "${job[@]}" || return 1
 	prev=
-	for _ in $(seq 1 40); do
-		sleep 0.5
+	for _ in $(seq 1 20); do
+		sleep 1.1
 		b=$(cg_io_stat "$cg" "$devt")
 		[ "$b" = "$prev" ] && break
 		prev=$b
