@@ -354,7 +354,11 @@ static int iocost_prune_locked(struct bpf_map **maps, int max)
 
 #define IOCOST_PRUNE_BATCH 16
 
-static void iocost_ctl_lock_pruned(void)
+/*
+ * Take iocost_ctl_lock for a reader of the bindings, first dropping the
+ * bindings of disks that went away.  Returns with the lock held.
+ */
+static void iocost_ctl_lock_and_prune(void)
 {
 	struct bpf_map *maps[IOCOST_PRUNE_BATCH];
 	int i, n;
@@ -467,7 +471,7 @@ static ssize_t bindings_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct iocost_binding *b;
 	int len = 0;
 
-	iocost_ctl_lock_pruned();
+	iocost_ctl_lock_and_prune();
 	list_for_each_entry(b, &iocost_binding_list, node)
 		len += sysfs_emit_at(buf, len, "%u:%u model=%s\n",
 				     MAJOR(b->devt), MINOR(b->devt),
@@ -518,7 +522,7 @@ static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
 	struct iocost_binding *b;
 	int len = 0, cpu;
 
-	iocost_ctl_lock_pruned();
+	iocost_ctl_lock_and_prune();
 	list_for_each_entry(b, &iocost_binding_list, node) {
 		struct iocost_stats sum = {};
 
