@@ -134,6 +134,10 @@ finish() {
 
 # ---- pricing measurements ----------------------------------------------------
 
+# what the models charge a flush: one write page of the HDD profile,
+# ceil(2^37 / ceil(wbps / 4096)) vtime, in us (the builtin charges 0)
+HDD_WPAGE_US=$(awk 'BEGIN { p = int((178075866 + 4095) / 4096); printf "%.4f", (2^37 / p) / (2^37 / 1e6) }')
+
 # iocost_enable DEV: enable iocost on /dev/DEV (autop picks the HDD profile
 # for the rotational virtio disks); prints MAJ:MIN
 iocost_enable() {

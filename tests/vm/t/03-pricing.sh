@@ -72,9 +72,8 @@ expect_eq "flush-heavy: same IO count as under the builtin" "$x_flush_ios" "$bas
 # (ceil(2^37 / ceil(wbps / 4096)) vtime = 23.0 us), so iocost_2x must charge
 # twice (builtin + one write page per flush).  Per IO that is ~3.9x here,
 # because io.stat counts the flushes among the IOs.
-wpage_us=$(awk 'BEGIN { p = int((178075866 + 4095) / 4096); printf "%.3f", (2^37 / p) / (2^37 / 1e6) }')
 expect_ratio "flush-heavy read/write/fsync: 2x of (builtin + flushes at one write page)" \
-	"$x_flush_us" "$(awk -v b="$base_flush_us" -v n="$nodata" -v w="$wpage_us" 'BEGIN { printf "%d", b + n * w }')" 1.9 2.1
+	"$x_flush_us" "$(awk -v b="$base_flush_us" -v n="$nodata" -v w="$HDD_WPAGE_US" 'BEGIN { printf "%d", b + n * w }')" 1.9 2.1
 echo "# flush-heavy per IO: builtin $base_flush us/op, iocost_2x $x_flush us/op"
 read -r x_6k _ <<<"$(price s "$D" --filename=/dev/vda --rw=read --bs=6k --size=6m --offset=128m)"
 expect_ratio "6 KiB IOs ~2x (truncating page count)" "$x_6k" "$base_6k" 1.9 2.1
