@@ -64,18 +64,9 @@ static int find_member(const struct btf *btf, const struct btf_type *t,
 	return -ENOENT;
 }
 
-/**
- * btfgen_member_offset - byte offset of a member path inside a struct
- * @btf: the kernel's BTF
- * @type: struct (or union) name
- * @path: dot-separated member path, e.g. "kvalue.data"
- * @off: set to the byte offset on success
- *
- * Return: 0, -ENOENT when the type or a member is missing, -EINVAL when
- * the path goes through a non-composite member or ends at a bitfield.
- */
-int btfgen_member_offset(const struct btf *btf, const char *type,
-			 const char *path, long *off)
+/* resolve @path inside struct/union @type: byte offset and member type */
+static int member_lookup(const struct btf *btf, const char *type,
+			 const char *path, long *off, __u32 *type_id)
 {
 	char buf[256], *name, *save = NULL;
 	const struct btf_type *t;
@@ -106,7 +97,46 @@ int btfgen_member_offset(const struct btf *btf, const char *type,
 			return err;
 		*off += moff;
 	}
+	*type_id = id;
 	return 0;
+}
+
+/**
+ * btfgen_member_offset - byte offset of a member path inside a struct
+ * @btf: the kernel's BTF
+ * @type: struct (or union) name
+ * @path: dot-separated member path, e.g. "kvalue.data"
+ * @off: set to the byte offset on success
+ *
+ * Return: 0, -ENOENT when the type or a member is missing, -EINVAL when
+ * the path goes through a non-composite member or ends at a bitfield.
+ */
+int btfgen_member_offset(const struct btf *btf, const char *type,
+			 const char *path, long *off)
+{
+	__u32 id;
+
+	return member_lookup(btf, type, path, off, &id);
+}
+
+/**
+ * btfgen_member_size - byte size of the member a path ends at
+ * @btf: the kernel's BTF
+ * @type: struct (or union) name
+ * @path: dot-separated member path
+ *
+ * Return: the size, or a negative error as btfgen_member_offset().
+ */
+long btfgen_member_size(const struct btf *btf, const char *type,
+			const char *path)
+{
+	long off;
+	__u32 id;
+	int err = member_lookup(btf, type, path, &off, &id);
+
+	if (err)
+		return err;
+	return btf__resolve_size(btf, id);
 }
 
 /**
@@ -288,20 +318,30 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 	fprintf(out, "#ifndef _IOCOST_BTF_H\n#define _IOCOST_BTF_H\n\n");
 	for (i = 0; i < nr_fields; i++) {
 		const struct btfgen_field *f = &fields[i];
-		long off;
+		long off, size = 0;
 		int err = btfgen_member_offset(btf, f->type, f->path, &off);
 
+		if (!err && f->size) {
+			size = btfgen_member_size(btf, f->type, f->path);
+			if (size != f->size)
+				err = -EINVAL;
+		}
 		if (!err) {
 			fprintf(out, "#define IOCOST_OFF_%s %ld /* %s.%s */\n",
 				f->macro, off, f->type, f->path);
 			continue;
 		}
-		fprintf(out, "#define IOCOST_OFF_%s (-1) /* %s.%s: missing */\n",
-			f->macro, f->type, f->path);
+		if (err == -EINVAL && size > 0)
+			snprintf(why, sizeof(why), "%ld bytes, expected %d",
+				 size, f->size);
+		else
+			snprintf(why, sizeof(why), "missing");
+		fprintf(out, "#define IOCOST_OFF_%s (-1) /* %s.%s: %s */\n",
+			f->macro, f->type, f->path, why);
 		if (f->required) {
 			fprintf(stderr,
-				"iocost-btfgen: %s: struct %s has no usable member '%s': this kernel is not supported\n",
-				origin, f->type, f->path);
+				"iocost-btfgen: %s: struct %s member '%s': %s: this kernel is not supported\n",
+				origin, f->type, f->path, why);
 			ret = -ENOENT;
 		}
 	}
@@ -327,15 +367,37 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 
 /* what the module needs; keep in step with src/iocost_bpf.h */
 static const struct btfgen_field fields[] = {
-	{ "ST_MAP_MAP", "bpf_struct_ops_map", "map", true },
-	{ "ST_MAP_KVALUE", "bpf_struct_ops_map", "kvalue", true },
-	{ "ST_VALUE_DATA", "bpf_struct_ops_value", "data", true },
-	{ "BLKCG_CSS", "blkcg", "css", true },
+	{ "ST_MAP_MAP", "bpf_struct_ops_map", "map", true, 0 },
+	{ "ST_MAP_KVALUE", "bpf_struct_ops_map", "kvalue", true, 0 },
+	{ "ST_VALUE_DATA", "bpf_struct_ops_value", "data", true, 0 },
+	{ "BLKCG_CSS", "blkcg", "css", true, 0 },
+	/* the iocost_ioc_tick event (tick.c): optional, sizes checked */
+	{ "IOC_DISK", "ioc", "rqos.disk", false, 8 },
+	{ "IOC_LOCK", "ioc", "lock", false, 0 },
+	{ "IOC_TIMER", "ioc", "timer", false, 0 },
+	{ "IOC_ACTIVE_IOCGS", "ioc", "active_iocgs", false, 16 },
+	{ "IOC_RUNNING", "ioc", "running", false, 4 },
+	{ "IOC_VTIME_BASE_RATE", "ioc", "vtime_base_rate", false, 8 },
+	{ "IOC_PERIOD_US", "ioc", "period_us", false, 4 },
+	{ "IOC_PERIOD_AT", "ioc", "period_at", false, 8 },
+	{ "IOC_CUR_PERIOD", "ioc", "cur_period", false, 8 },
+	{ "IOC_BUSY_LEVEL", "ioc", "busy_level", false, 4 },
+	{ "IOCG_ACTIVE_LIST", "ioc_gq", "active_list", false, 16 },
+	{ "IOCG_PCPU_STAT", "ioc_gq", "pcpu_stat", false, 8 },
+	{ "IOCG_LAST_ABS_VUSAGE", "ioc_gq", "last_stat_abs_vusage", false, 8 },
+	{ "IOCG_PCPU_ABS_VUSAGE", "iocg_pcpu_stat", "abs_vusage", false, 8 },
 };
 
 static const struct btfgen_func funcs[] = {
 	{ "CALC_VTIME_COST_BUILTIN", "calc_vtime_cost_builtin", 4,
 	  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true },
+	/* the blkcg lifecycle callbacks (hook.c) */
+	{ "BLKCG_CSS_ONLINE", "blkcg_css_online", 1,
+	  { "struct cgroup_subsys_state *" }, true },
+	{ "BLKCG_CSS_OFFLINE", "blkcg_css_offline", 1,
+	  { "struct cgroup_subsys_state *" }, true },
+	/* the iocost_ioc_tick event (tick.c) */
+	{ "IOC_TIMER_FN", "ioc_timer_fn", 1, { "struct timer_list *" }, false },
 };
 
 static int print_help(void)

@@ -15,12 +15,15 @@
  * @type: struct name in the kernel's BTF
  * @path: member path, dot-separated (anonymous members are searched)
  * @required: a missing field fails the build instead of disabling a feature
+ * @size: expected size of the member in bytes (0: any); another size counts
+ *	as missing, so the module never reads a field whose type changed
  */
 struct btfgen_field {
 	const char *macro;
 	const char *type;
 	const char *path;
 	bool required;
+	int size;
 };
 
 /**
@@ -41,6 +44,8 @@ struct btfgen_func {
 
 int btfgen_member_offset(const struct btf *btf, const char *type,
 			 const char *path, long *off);
+long btfgen_member_size(const struct btf *btf, const char *type,
+			const char *path);
 int btfgen_type_str(const struct btf *btf, __u32 id, char *buf, size_t len);
 int btfgen_check_func(const struct btf *btf, const struct btfgen_func *f,
 		      char *why, size_t len);

@@ -279,6 +279,20 @@ static int iocost_resolve_disk(dev_t devt, u64 *diskseq)
 	return ret;
 }
 
+/* @m prices one more device; the first binding subscribes it to blkcg events */
+static void iocost_model_add_binding(struct iocost_model *m)
+{
+	if (!m->nr_bindings++)
+		iocost_hook_publish_model(m);
+}
+
+/* ... one device less; the caller waits for a grace period before freeing */
+static void iocost_model_drop_binding(struct iocost_model *m)
+{
+	if (!--m->nr_bindings)
+		iocost_hook_unpublish_model(m);
+}
+
 static void iocost_binding_free(struct iocost_binding *b)
 {
 	free_percpu(b->stats);
@@ -292,6 +306,7 @@ static void iocost_binding_free(struct iocost_binding *b)
 static void iocost_binding_unlink(struct iocost_binding *b)
 {
 	list_del(&b->node);
+	iocost_model_drop_binding(b->model);
 	if (!--iocost_nr_bindings)
 		iocost_hook_remove();
 }
@@ -302,7 +317,6 @@ static struct bpf_map *iocost_binding_release(struct iocost_binding *b)
 	struct iocost_model *m = b->model;
 	struct bpf_map *map = m->map;
 
-	m->nr_bindings--;
 	iocost_model_free_if_unused(m);
 	iocost_binding_free(b);
 	return map;	/* bpf_map_put() it outside iocost_ctl_lock */
@@ -404,11 +418,12 @@ static int iocost_bind(dev_t devt, u64 diskseq, const char *name)
 			goto err_unlock;
 	}
 	bpf_map_inc(m->map);
-	m->nr_bindings++;
+	iocost_model_add_binding(m);
 	b->model = m;
 	iocost_hook_publish(b, old);
 	if (old) {
 		list_replace(&old->node, &b->node);
+		iocost_model_drop_binding(old->model);
 		synchronize_rcu();
 		old_map = iocost_binding_release(old);
 	} else {

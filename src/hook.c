@@ -33,6 +33,13 @@
  * struct_ops trampoline itself takes rcu_read_lock() and migrate_disable()
  * around the program.  Bindings are replaced under iocost_ctl_lock and
  * freed only after synchronize_rcu(), which waits for every handler.
+ *
+ * The blkcg lifecycle follows the bindings, as the series specifies: while
+ * at least one device is bound, two more ftrace handlers (no ip-modify)
+ * run at the entry of blkcg_css_online() and blkcg_css_offline() and call
+ * blkcg_online()/blkcg_offline() of every bound model, once per model
+ * however many devices it prices, registered or not.  Models enter that
+ * RCU list with their first binding and leave it with their last.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -49,6 +56,7 @@
 #endif
 
 static DEFINE_HASHTABLE(iocost_bindings, 6);
+static LIST_HEAD(iocost_bound_models);
 
 static struct iocost_binding *iocost_binding_find(struct gendisk *disk)
 {
@@ -131,62 +139,135 @@ static struct ftrace_ops iocost_ftrace_ops = {
 	.flags = FTRACE_OPS_FL_IPMODIFY,
 };
 
+/* blkcg_css_online(css) / blkcg_css_offline(css) -> every bound model */
+static void notrace iocost_blkcg_notify(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_regs *fregs, bool online)
+{
+	struct cgroup_subsys_state *css = (void *)ftrace_regs_get_argument(fregs, 0);
+	struct blkcg *blkcg = (void *)((char *)css - IOCOST_OFF_BLKCG_CSS);
+	struct iocost_model *m;
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(m, &iocost_bound_models, bound_node) {
+		if (online && m->ops->blkcg_online)
+			m->ops->blkcg_online(blkcg);
+		else if (!online && m->ops->blkcg_offline)
+			m->ops->blkcg_offline(blkcg);
+	}
+	rcu_read_unlock();
+	ftrace_test_recursion_unlock(bit);
+}
+
+static void notrace iocost_online_handler(unsigned long ip,
+					  unsigned long parent_ip,
+					  struct ftrace_ops *op,
+					  struct ftrace_regs *fregs)
+{
+	iocost_blkcg_notify(ip, parent_ip, fregs, true);
+}
+
+static void notrace iocost_offline_handler(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
+{
+	iocost_blkcg_notify(ip, parent_ip, fregs, false);
+}
+
+static struct ftrace_ops iocost_online_ops = {
+	.func = iocost_online_handler,
+};
+
+static struct ftrace_ops iocost_offline_ops = {
+	.func = iocost_offline_handler,
+};
+
+static int iocost_set_filter(struct ftrace_ops *ops, const char *func)
+{
+	int ret = ftrace_set_filter(ops, (unsigned char *)func, strlen(func), 1);
+
+	if (ret)
+		pr_err("cannot hook %s (ftrace_set_filter: %d): not traceable on this kernel\n",
+		       func, ret);
+	return ret ? -ENOENT : 0;
+}
+
 /**
- * iocost_hook_init - find the hook target; nothing is attached yet
+ * iocost_hook_exit - release the ftrace filters (the hooks are not installed)
+ */
+void iocost_hook_exit(void)
+{
+	ftrace_free_filter(&iocost_ftrace_ops);
+	ftrace_free_filter(&iocost_online_ops);
+	ftrace_free_filter(&iocost_offline_ops);
+}
+
+/**
+ * iocost_hook_init - find the hook targets; nothing is attached yet
  *
  * Return: 0, or -ENOENT (with a log line) if the running kernel does not
- * let ftrace attach to the builtin pricing function.
+ * let ftrace attach to the builtin pricing function or to the blkcg
+ * online/offline functions.
  */
 int iocost_hook_init(void)
 {
-	int ret;
-
-	ret = ftrace_set_filter(&iocost_ftrace_ops,
-				(unsigned char *)IOCOST_HOOK_TARGET,
-				strlen(IOCOST_HOOK_TARGET), 1);
-	if (ret) {
-		pr_err("cannot hook %s (ftrace_set_filter: %d): not traceable on this kernel\n",
-		       IOCOST_HOOK_TARGET, ret);
+	if (iocost_set_filter(&iocost_ftrace_ops, IOCOST_HOOK_TARGET) ||
+	    iocost_set_filter(&iocost_online_ops, "blkcg_css_online") ||
+	    iocost_set_filter(&iocost_offline_ops, "blkcg_css_offline")) {
+		iocost_hook_exit();
 		return -ENOENT;
 	}
 	return 0;
 }
 
 /**
- * iocost_hook_exit - release the ftrace filter (the hook is not installed)
- */
-void iocost_hook_exit(void)
-{
-	ftrace_free_filter(&iocost_ftrace_ops);
-}
-
-/**
- * iocost_hook_install - attach the handler (first binding)
+ * iocost_hook_install - attach the handlers (first binding)
  *
  * Return: 0 or the ftrace error (-EBUSY: another ip-modifying user, such
- * as a livepatch, owns the function), logged.
+ * as a livepatch, owns the pricing function), logged; nothing is attached
+ * on error.
  */
 int iocost_hook_install(void)
 {
 	int ret = register_ftrace_function(&iocost_ftrace_ops);
 
-	if (ret)
+	if (ret) {
 		pr_err("cannot attach to %s: %d%s\n", IOCOST_HOOK_TARGET, ret,
 		       ret == -EBUSY ?
 		       " (another ip-modifying ftrace user, e.g. a livepatch, owns it)" : "");
+		return ret;
+	}
+	ret = register_ftrace_function(&iocost_online_ops);
+	if (ret)
+		goto err_price;
+	ret = register_ftrace_function(&iocost_offline_ops);
+	if (ret)
+		goto err_online;
+	return 0;
+
+err_online:
+	unregister_ftrace_function(&iocost_online_ops);
+err_price:
+	unregister_ftrace_function(&iocost_ftrace_ops);
+	pr_err("cannot attach to blkcg_css_online/offline: %d\n", ret);
 	return ret;
 }
 
 /**
- * iocost_hook_remove - detach the handler (last binding gone)
+ * iocost_hook_remove - detach the handlers (last binding gone)
  *
- * Waits until no CPU runs the handler any more.
+ * Waits until no CPU runs a handler any more.
  */
 void iocost_hook_remove(void)
 {
-	int ret = unregister_ftrace_function(&iocost_ftrace_ops);
-
-	WARN_ON_ONCE(ret);
+	WARN_ON_ONCE(unregister_ftrace_function(&iocost_offline_ops));
+	WARN_ON_ONCE(unregister_ftrace_function(&iocost_online_ops));
+	WARN_ON_ONCE(unregister_ftrace_function(&iocost_ftrace_ops));
 }
 
 /**
@@ -213,4 +294,27 @@ void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old)
 void iocost_hook_unpublish(struct iocost_binding *b)
 {
 	hash_del_rcu(&b->hnode);
+}
+
+/**
+ * iocost_hook_publish_model - a model got its first binding
+ * @m: the model; it receives blkcg online/offline from now on
+ *
+ * Caller holds iocost_ctl_lock.
+ */
+void iocost_hook_publish_model(struct iocost_model *m)
+{
+	list_add_tail_rcu(&m->bound_node, &iocost_bound_models);
+}
+
+/**
+ * iocost_hook_unpublish_model - a model lost its last binding
+ * @m: the model
+ *
+ * Caller holds iocost_ctl_lock and keeps @m and its ops alive until after
+ * synchronize_rcu().
+ */
+void iocost_hook_unpublish_model(struct iocost_model *m)
+{
+	list_del_rcu(&m->bound_node);
 }

@@ -4,7 +4,9 @@
  *
  * main.c	module init/exit, the kernel checks
  * ctl.c	control path: struct_ops type, model registry, sysfs, bindings
- * hook.c	data path: bio -> ftrace hook -> bound model -> clamp -> charge
+ * hook.c	data path: bio -> ftrace hook -> bound model -> clamp -> charge,
+ *		and blkcg online/offline -> bound models
+ * tick.c	observability: ioc_timer_fn -> the iocost_ioc_tick trace event
  * parse.c	pure parsers shared with the host tests and fuzzer
  */
 #ifndef _IOCOST_BPF_H
@@ -23,6 +25,8 @@ struct ftrace_ops;
 /**
  * struct iocost_model - a registered (or still bound) BPF cost model
  * @node: entry in the registry while registered
+ * @bound_node: entry in the hook's RCU list of bound models, which receive
+ *	the blkcg lifecycle callbacks
  * @ops: the struct_ops kernel data (calc_cost & co)
  * @map: the struct_ops map that owns @ops
  * @name: copy of @ops->name
@@ -36,6 +40,7 @@ struct ftrace_ops;
  */
 struct iocost_model {
 	struct list_head node;
+	struct list_head bound_node;
 	struct iocost_model_ops *ops;
 	struct bpf_map *map;
 	char name[IOCOST_MODEL_NAME_LEN];
@@ -89,6 +94,12 @@ int iocost_hook_install(void);
 void iocost_hook_remove(void);
 void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old);
 void iocost_hook_unpublish(struct iocost_binding *b);
+void iocost_hook_publish_model(struct iocost_model *m);
+void iocost_hook_unpublish_model(struct iocost_model *m);
+
+/* tick.c */
+void iocost_tick_init(void);
+void iocost_tick_exit(void);
 
 /* ctl.c */
 int iocost_ctl_init(void);

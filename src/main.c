@@ -13,7 +13,10 @@
  *  - hook.c attaches an ftrace handler to calc_vtime_cost_builtin() while
  *    at least one device is bound; for a bound device it charges the
  *    model's price instead and skips the builtin body.  Everything else in
- *    blk-iocost (the cursor, budgets, vrate) is left untouched.
+ *    blk-iocost (the cursor, budgets, vrate) is left untouched.  While a
+ *    model is bound it also receives blkcg online/offline callbacks.
+ *  - tick.c defines the iocost_ioc_tick trace event: one event per
+ *    controller period and device, attached only while enabled.
  *
  * Private kernel structures are never redefined: the few offsets needed
  * are generated from the target kernel's BTF at build time (btfgen.c).
@@ -50,6 +53,7 @@ static int __init iocost_bpf_init(void)
 	ret = iocost_hook_init();
 	if (ret)
 		return ret;
+	iocost_tick_init();
 	ret = iocost_ctl_init();
 	if (ret)
 		goto err_hook;
@@ -63,6 +67,7 @@ static int __init iocost_bpf_init(void)
 err_ctl:
 	iocost_ctl_exit();
 err_hook:
+	iocost_tick_exit();
 	iocost_hook_exit();
 	return ret;
 }
@@ -70,6 +75,7 @@ err_hook:
 static void __exit iocost_bpf_exit(void)
 {
 	iocost_ctl_exit();
+	iocost_tick_exit();
 	iocost_hook_exit();
 }
 

@@ -142,11 +142,11 @@ int main(void)
 
 	{
 		const struct btfgen_field fields[] = {
-			{ "CSS", "blkcg", "css", true },
-			{ "OPT", "blkcg", "missing", false },
+			{ "CSS", "blkcg", "css", true, 0 },
+			{ "OPT", "blkcg", "missing", false, 0 },
 		};
 		const struct btfgen_field req[] = {
-			{ "REQ", "blkcg", "missing", true },
+			{ "REQ", "blkcg", "missing", true, 0 },
 		};
 		const struct btfgen_func funcs[] = {
 			{ "BUILTIN", "calc_vtime_cost_builtin", 4,
