@@ -223,7 +223,8 @@ void iocost_tick_init(void)
 		}
 	}
 	if (!IOCOST_HAVE_IOC_TIMER_FN) {
-		iocost_tick_unavailable = "no ioc_timer_fn(struct timer_list *) in the kernel's BTF";
+		iocost_tick_unavailable =
+			"no ioc_timer_fn(struct timer_list *) in the kernel's BTF";
 		goto out;
 	}
 	ret = ftrace_set_filter(&iocost_tick_ops,

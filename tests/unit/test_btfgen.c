@@ -111,6 +111,11 @@ int main(void)
 	   "path through a scalar is -EINVAL");
 	ok(btfgen_member_offset(base, "blkcg", "bits", &off) == -EINVAL,
 	   "bitfield is -EINVAL");
+	ok(btfgen_member_size(base, "blkcg", "css") == 16, "blkcg.css is 16 bytes");
+	ok(btfgen_member_size(base, "blkcg", "css.cgroup") == 8,
+	   "a pointer member is 8 bytes");
+	ok(btfgen_member_size(base, "blkcg", "nope") == -ENOENT,
+	   "size of a missing member is -ENOENT");
 
 	{
 		struct btfgen_func good = { "X", "calc_vtime_cost_builtin", 4,
@@ -144,6 +149,8 @@ int main(void)
 		const struct btfgen_field fields[] = {
 			{ "CSS", "blkcg", "css", true, 0 },
 			{ "OPT", "blkcg", "missing", false, 0 },
+			{ "SIZED", "blkcg", "css.x", false, 8 },
+			{ "RESIZED", "blkcg", "css", false, 8 },
 		};
 		const struct btfgen_field req[] = {
 			{ "REQ", "blkcg", "missing", true, 0 },
@@ -154,9 +161,13 @@ int main(void)
 		};
 
 		mem = open_memstream(&out, &outlen);
-		ret = btfgen_emit(mem, base, "test", fields, 2, funcs, 1);
+		ret = btfgen_emit(mem, base, "test", fields, 4, funcs, 1);
 		fclose(mem);
 		ok(ret == 0, "header with an optional field missing is generated");
+		ok(strstr(out, "#define IOCOST_OFF_SIZED 16 ") != NULL,
+		   "a field of the expected size is emitted");
+		ok(strstr(out, "#define IOCOST_OFF_RESIZED (-1) /* blkcg.css: 16 bytes, expected 8 */") != NULL,
+		   "a field whose size changed counts as missing, with the reason");
 		ok(strstr(out, "#define IOCOST_OFF_CSS 8 ") != NULL, "IOCOST_OFF_CSS 8 emitted");
 		ok(strstr(out, "#define IOCOST_OFF_OPT (-1)") != NULL, "missing optional field is -1");
 		ok(strstr(out, "#define IOCOST_HAVE_BUILTIN 1") != NULL, "function found is 1");

@@ -120,9 +120,21 @@ echo 0 >"$I/$EV/enable"
 expect_eq "disabling the event detaches the handler" \
 	"$(grep -c '^ioc_timer_fn' "$TR/enabled_functions")" 0
 echo >"$I/trace"
-fio --output=/dev/null --name=q --filename=/dev/vda --direct=1 --rw=read --bs=4k --size=4m
+echo 1 >"$I/events/iocost/iocost_iocg_activate/enable"
+sh -c 'echo $$ >/sys/fs/cgroup/t06/cgroup.procs; exec fio --output=/dev/null --name=q --filename=/dev/vda --direct=1 --rw=read --bs=4k --time_based --runtime=2'
 sleep 1
+check "the controller ran meanwhile (iocg_activate seen)" grep -q iocost_iocg_activate "$I/trace"
 expect_eq "no tick while disabled" "$(grep -c iocost_ioc_tick "$I/trace")" 0
+
+# perf alone enables it (reg callback), and counts ticks (the load runs
+# in a child cgroup: blk-iocost does not meter the root cgroup)
+out=$(perf stat -x, -e iocost_bpf:iocost_ioc_tick -a -- \
+	sh -c 'echo $$ >/sys/fs/cgroup/t06/cgroup.procs; exec fio --output=/dev/null --name=p --filename=/dev/vda --direct=1 --rw=read --bs=4k --time_based --runtime=2' \
+	2>&1 >/dev/null)
+n=$(awk -F, '/iocost_ioc_tick/ { print $1 }' <<<"$out")
+check "perf stat counts ticks of a 2 s load (got '$n')" test "${n:-0}" -ge 2 2>/dev/null
+expect_eq "the handler is detached again after perf" \
+	"$(grep -c '^ioc_timer_fn' "$TR/enabled_functions")" 0
 echo 0 >"$I/events/enable"
 rmdir "$I"
 trap - EXIT
