@@ -23,7 +23,10 @@
  * only removes its name: bound disks keep pricing with it until they are
  * switched to linear, and the last switch drops the map, whose free path
  * releases the programs and the module reference the map holds.  So the
- * module cannot be unloaded while a model is registered or bound.
+ * module cannot be unloaded while a model is registered or bound.  A
+ * model's first binding also subscribes it to the blkcg online/offline
+ * callbacks (hook.c), its last binding unsubscribes it: they follow the
+ * binding, not the registry.
  *
  * A binding is made for a whole disk, identified by dev_t and diskseq:
  * partitions are refused with ENODEV (bind the disk; a partition's bios are
