@@ -116,6 +116,11 @@ iocost_cleanup() {
 			echo "$dev model=linear" >"$SYS/bindings" 2>/dev/null
 		done <"$SYS/bindings"
 	fi
+	# iocost back to off with the autop parameters on every device
+	awk '$2 != "enable=0" || $3 != "ctrl=auto" { print $1 }' /sys/fs/cgroup/io.cost.qos 2>/dev/null |
+		while read -r dev; do
+			echo "$dev enable=0 ctrl=auto" >/sys/fs/cgroup/io.cost.qos
+		done
 	rm -rf "${PINS:?}"/* 2>/dev/null
 	pkill -f "$B/bin/" 2>/dev/null
 	if [ -d "$SYS" ]; then
