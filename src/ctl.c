@@ -85,6 +85,12 @@ static int iocost_model_reg(void *kdata, struct bpf_link *link)
 
 	if (!ops->calc_cost || !iocost_name_valid(ops->name, sizeof(ops->name)))
 		return -EINVAL;	/* init_member() has refused these already */
+	/* the same privilege as binding: a model prices a whole device */
+	if (!capable(CAP_SYS_ADMIN)) {
+		pr_info_ratelimited("model %s: registering needs CAP_SYS_ADMIN\n",
+				    ops->name);
+		return -EPERM;
+	}
 	if (map->map_type != BPF_MAP_TYPE_STRUCT_OPS) {
 		pr_err("struct_ops map layout is not what the build derived from BTF; refusing %s\n",
 		       ops->name);

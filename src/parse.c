@@ -8,8 +8,9 @@
  *	MAJ:MIN model=linear	restore the builtin linear model
  *
  * MAJ and MIN are decimal, fields are separated by blanks (space or tab)
- * and one trailing newline is accepted.  Anything else is -EINVAL; a
- * number beyond what a dev_t can hold is -ERANGE.
+ * and one trailing newline is accepted.  Anything else, and any line
+ * longer than IOCOST_BIND_LINE_MAX, is -EINVAL; a number beyond what a
+ * dev_t can hold is -ERANGE.
  */
 #include "parse.h"
 
@@ -83,14 +84,17 @@ static int parse_u32(const char *buf, size_t len, size_t *pos, u32 max,
  * @req: filled in on success; left unspecified on error
  *
  * Return: 0, -EINVAL for a malformed line (including embedded NUL bytes,
- * a second line, unknown keys or an invalid model name) or -ERANGE for a
- * device number out of range.
+ * a second line, unknown keys, an invalid model name or an overlong line)
+ * or -ERANGE for a device number out of range.
  */
 int iocost_parse_bind(const char *buf, size_t len, struct iocost_bind_req *req)
 {
 	static const char key[] = "model=";
 	size_t pos = 0, start, n, i;
 	int ret, range = 0;
+
+	if (len > IOCOST_BIND_LINE_MAX)
+		return -EINVAL;
 
 	if (len && buf[len - 1] == '\n')
 		len--;

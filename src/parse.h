@@ -27,6 +27,13 @@ typedef __u64 sector_t;
 #define IOCOST_MAJOR_MAX	((1U << 12) - 1)
 #define IOCOST_MINOR_MAX	((1U << 20) - 1)
 
+/*
+ * Longest line the bindings file takes.  sysfs hands a store at most a
+ * page and truncates longer writes silently, so a long line could be
+ * applied from its first page only; no valid line comes near this.
+ */
+#define IOCOST_BIND_LINE_MAX	256
+
 /**
  * struct iocost_bind_req - one parsed line of the bindings file
  * @major: device major number

@@ -56,6 +56,17 @@ int main(void)
 	bad("-1:0 model=x", 12, -EINVAL, "a negative major");
 	bad("0x10:0 model=x", 14, -EINVAL, "a hex major");
 	bad("4096:0 model=x", 14, -ERANGE, "major 4096");
+	{
+		char line[IOCOST_BIND_LINE_MAX + 2];
+		struct iocost_bind_req r;
+
+		memset(line, ' ', sizeof(line));
+		memcpy(line, "8:0 model=x", 11);
+		ok(iocost_parse_bind(line, IOCOST_BIND_LINE_MAX, &r) == 0,
+		   "a line of IOCOST_BIND_LINE_MAX bytes (trailing blanks) is accepted");
+		bad(line, IOCOST_BIND_LINE_MAX + 1, -EINVAL,
+		    "a line one byte longer than IOCOST_BIND_LINE_MAX");
+	}
 	bad("1:1048576 model=x", 17, -ERANGE, "minor 2^20");
 	bad("99999999999999999999999:0 model=x", 33, -ERANGE, "a huge major");
 	bad("99999999999999999999999:0 model=", 32, -EINVAL, "a huge major with no name");
