@@ -129,3 +129,17 @@ demo: deps vm-build
 
 clean:
 	rm -rf build
+
+# ---- iocostctl: the command-line tool (a host tool: no target kernel) --------
+IOCOSTCTL_SRCS := $(wildcard tools/iocostctl/*.c)
+IOCOSTCTL_DEPS := $(IOCOSTCTL_SRCS) $(wildcard tools/iocostctl/*.h) include/iocost_model.h
+
+$(HOST)/iocostctl: $(IOCOSTCTL_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -o $@ $(IOCOSTCTL_SRCS) -lbpf
+
+tools: $(HOST)/iocostctl
+
+$(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c tools/iocostctl/ctlparse.c tools/iocostctl/ctlparse.h tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c tools/iocostctl/ctlparse.c

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of tools/iocostctl/ctlparse.c: the tick-line, io.cost.qos,
+ * models, bindings and stats parsers, MAJ:MIN device numbers, the name
+ * rule, the bindings errno explanations and the JSON string writer.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include "tap.h"
+#include "../../tools/iocostctl/ctlparse.h"
+
+#define TICK "[vda] period=42:250000us vrate=137438 busy=0 active=1 usage=37% running=1"
+
+static double absd(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+static int near(double a, double b)
+{
+	return absd(a - b) < 1e-6;
+}
+
+/* one line a parser must refuse, with the errno it must give */
+struct refusal {
+	const char *line;
+	int err;
+	const char *what;
+};
+
+typedef int (*parser)(const char *line, void *out);
+
+static int p_devt(const char *l, void *o) { return ctl_parse_devt(l, o); }
+static int p_model(const char *l, void *o) { return ctl_parse_model_line(l, o); }
+static int p_binding(const char *l, void *o) { return ctl_parse_binding_line(l, o); }
+static int p_stats(const char *l, void *o) { return ctl_parse_stats_line(l, o); }
+static int p_qos(const char *l, void *o) { return ctl_parse_qos_line(l, o); }
+static int p_tick(const char *l, void *o) { return ctl_parse_tick(l, o); }
+
+/* every line of @r is refused with its errno, the result left alone */
+static void refuses(const char *kind, parser parse, const struct refusal *r,
+		    size_t n)
+{
+	union {
+		struct ctl_devt d;
+		struct ctl_model m;
+		struct ctl_binding b;
+		struct ctl_stats s;
+		struct ctl_qos q;
+		struct ctl_tick t;
+	} out, untouched;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int ret;
+
+		memset(&out, 0x5a, sizeof(out));
+		memset(&untouched, 0x5a, sizeof(untouched));
+		ret = parse(r[i].line, &out);
+		ok(ret == r[i].err && !memcmp(&out, &untouched, sizeof(out)),
+		   "%s: refuses %s with %d (got %d)", kind, r[i].what, r[i].err, ret);
+	}
+}
+
+#define REFUSES(kind, parse, table) \
+	refuses(kind, parse, table, sizeof(table) / sizeof(table[0]))
+
+static const struct refusal bad_ticks[] = {
+	{ "", -EINVAL, "an empty line" },
+	{ "CPU:1 [LOST 12 EVENTS]", -EINVAL, "a lost-events line" },
+	{ "x-1 [000] ..... 1.0: iocost_vrate_adj: [vda] period=1:1us", -EINVAL, "another event" },
+	{ "[] period=42:250000us vrate=137438 busy=0 active=1 usage=37% running=1", -EINVAL, "an empty device name" },
+	{ "[vda period=42:250000us vrate=137438 busy=0 active=1 usage=37% running=1", -EINVAL, "an unclosed bracket" },
+	{ "[abcdefghijklmnopqrstuvwxyz0123456] period=1:1us vrate=1 busy=0 active=1 usage=1% running=1", -EINVAL, "a 33-character device name" },
+	{ "[vda] period=42 vrate=137438 busy=0 active=1 usage=37% running=1", -EINVAL, "a period without its length" },
+	{ "[vda] period=42:250000 vrate=137438 busy=0 active=1 usage=37% running=1", -EINVAL, "a period length without us" },
+	{ "[vda] period=42:4294967296us vrate=137438 busy=0 active=1 usage=37% running=1", -ERANGE, "a period length beyond u32" },
+	{ "[vda] period=18446744073709551616:1us vrate=1 busy=0 active=1 usage=1% running=1", -ERANGE, "a period beyond u64" },
+	{ "[vda] period=42:250000us vrate=137438 busy=2147483648 active=1 usage=37% running=1", -ERANGE, "busy beyond int" },
+	{ "[vda] period=42:250000us vrate=-1 busy=0 active=1 usage=37% running=1", -EINVAL, "a negative vrate" },
+	{ "[vda] period=42:250000us vrate=137438 busy=0 active=1 usage=37 running=1", -EINVAL, "usage without %" },
+	{ "[vda] period=42:250000us vrate=137438 busy=0 active=1 usage=37%", -EINVAL, "a missing running field" },
+	{ "[vda] period=42:250000us vrate=137438 busy=0 active=1 usage=37% running=1 extra=2", -EINVAL, "an extra field" },
+	{ "[vda] period=42:250000us vrate=0x10 busy=0 active=1 usage=37% running=1", -EINVAL, "a hex number" },
+	{ "[vda] period=42:250000us busy=0 vrate=137438 active=1 usage=37% running=1", -EINVAL, "fields out of order" },
+	{ "[vda]period=42:250000us vrate=137438 busy=0 active=1 usage=37% running=1", -EINVAL, "a missing blank" },
+	{ "[vda] period=42:250000us vrate=137438 busy=- active=1 usage=37% running=1", -EINVAL, "a lone minus" },
+	{ TICK "\n\n", -EINVAL, "two newlines" },
+};
+
+static void test_tick(void)
+{
+	struct ctl_tick t;
+	int ret;
+
+	ret = ctl_parse_tick(TICK, &t);
+	ok(ret == 0 && !strcmp(t.dev, "vda") && t.period == 42 &&
+	   t.period_us == 250000 && t.vrate == 137438 && t.busy == 0 &&
+	   t.active == 1 && t.usage == 37 && t.running == 1 && !t.has_ts,
+	   "tick: the bare print format");
+
+	ret = ctl_parse_tick("             fio-1234    [001] ..s1.   123.456789: iocost_ioc_tick: "
+			     TICK "\n", &t);
+	ok(ret == 0 && !strcmp(t.dev, "vda") && t.period == 42 && t.has_ts &&
+	   near(t.ts, 123.456789), "tick: a trace_pipe line, timestamp %f", t.ts);
+
+	ret = ctl_parse_tick("<idle>-0 [000] d.s2. 7.000001: iocost_ioc_tick: [nvme0n1] period=18446744073709551615:4294967295us vrate=18446744073709551615 busy=-2147483648 active=4294967295 usage=250% running=2",
+			     &t);
+	ok(ret == 0 && !strcmp(t.dev, "nvme0n1") && t.period == UINT64_MAX &&
+	   t.period_us == UINT32_MAX && t.vrate == UINT64_MAX &&
+	   t.busy == INT32_MIN && t.active == UINT32_MAX && t.usage == 250 &&
+	   t.running == 2, "tick: limits of every field, usage above 100%%");
+
+	ret = ctl_parse_tick("kworker/0:1-12 [000] ..... 5.5: iocost_ioc_tick: [sda] period=1:1us vrate=1 busy=-16 active=0 usage=0% running=0",
+			     &t);
+	ok(ret == 0 && t.busy == -16 && t.running == 0 && near(t.ts, 5.5),
+	   "tick: a negative busy level, a task name with a slash");
+
+	ret = ctl_parse_tick("x-1 [000] ..... 100: iocost_ioc_tick: " TICK, &t);
+	ok(ret == 0 && t.has_ts && near(t.ts, 100), "tick: an integer timestamp (counter clock)");
+
+	ret = ctl_parse_tick("garbage iocost_ioc_tick: " TICK, &t);
+	ok(ret == 0 && !t.has_ts, "tick: a prefix without a timestamp still gives the event");
+
+	ret = ctl_parse_tick(TICK "  \n", &t);
+	ok(ret == 0, "tick: trailing blanks and a newline");
+
+
+	REFUSES("tick", p_tick, bad_ticks);
+
+	ok(!strcmp(ctl_tick_state(0), "idle") && !strcmp(ctl_tick_state(1), "running") &&
+	   !strcmp(ctl_tick_state(2), "stop") && !strcmp(ctl_tick_state(3), "unknown") &&
+	   !strcmp(ctl_tick_state(-1), "unknown"), "tick: state names");
+	ok(absd(ctl_vrate_pct(137438) - 100.0) < 1e-9 &&
+	   absd(ctl_vrate_pct(206157) - 150.0) < 0.001 && ctl_vrate_pct(0) == 0.0,
+	   "tick: vrate 137438 is 100%%, 206157 is 150%%");
+}
+
+static const struct refusal bad_qos[] = {
+	{ "", -EINVAL, "an empty line" },
+	{ "254:0", -EINVAL, "a line without keys" },
+	{ "254:0 ctrl=auto", -EINVAL, "a line without enable" },
+	{ "254:0 enable=1", -EINVAL, "a line without ctrl" },
+	{ "254:0 enable=2 ctrl=auto", -ERANGE, "enable=2" },
+	{ "254:0 enable=1 enable=0 ctrl=auto", -EINVAL, "a key twice" },
+	{ "254:0 enable=1 ctrl=auto rpct=abc", -EINVAL, "a non-number" },
+	{ "254:0 enable=1 ctrl=auto rpct=95.", -EINVAL, "a dot without decimals" },
+	{ "254:0 enable=1 ctrl=auto rlat=25x", -EINVAL, "junk after a number" },
+	{ "254:0 enable=1 ctrl=automatic", -EINVAL, "an over-long ctrl" },
+	{ "254:0 enable ctrl=auto", -EINVAL, "a key without =" },
+	{ "254:0enable=1 ctrl=auto", -EINVAL, "a missing blank" },
+	{ "vda enable=1 ctrl=auto", -EINVAL, "a device name" },
+};
+
+static void test_qos(void)
+{
+	struct ctl_qos q;
+	int ret;
+
+	ret = ctl_parse_qos_line("254:0 enable=1 ctrl=auto rpct=95.00 rlat=250000 wpct=95.00 wlat=250000 min=50.00 max=150.00\n",
+				 &q);
+	ok(ret == 0 && q.dev.major == 254 && q.dev.minor == 0 && q.enable == 1 &&
+	   !strcmp(q.ctrl, "auto") && q.has_params && near(q.rpct, 95) &&
+	   q.rlat == 250000 && near(q.wpct, 95) && q.wlat == 250000 &&
+	   near(q.min, 50) && near(q.max, 150), "qos: the kernel's line");
+
+	ret = ctl_parse_qos_line("8:16 enable=0 ctrl=user rpct=0.00 rlat=0 wpct=0.00 wlat=0 min=1.25 max=10000.00",
+				 &q);
+	ok(ret == 0 && q.dev.major == 8 && q.dev.minor == 16 && q.enable == 0 &&
+	   !strcmp(q.ctrl, "user") && near(q.min, 1.25) && near(q.max, 10000),
+	   "qos: disabled, user control");
+
+	ret = ctl_parse_qos_line("254:16 enable=1 ctrl=auto", &q);
+	ok(ret == 0 && q.enable == 1 && !q.has_params, "qos: only enable and ctrl");
+
+	ret = ctl_parse_qos_line("254:0 enable=1 ctrl=auto newkey=xyz rpct=95.00 rlat=250000 wpct=95.00 wlat=250000 min=50.00 max=150.00",
+				 &q);
+	ok(ret == 0 && q.has_params && near(q.rpct, 95), "qos: an unknown key is skipped");
+
+	REFUSES("qos", p_qos, bad_qos);
+}
+
+static const struct refusal bad_devts[] = {
+	{ "1:1048576", -ERANGE, "minor 2^20" },
+	{ "99999999999999999999999:0", -ERANGE, "a huge major" },
+	{ "", -EINVAL, "an empty string" },
+	{ "254", -EINVAL, "a missing minor" },
+	{ "254:", -EINVAL, "an empty minor" },
+	{ ":0", -EINVAL, "an empty major" },
+	{ "254:0 ", -EINVAL, "a trailing blank" },
+	{ " 254:0", -EINVAL, "a leading blank" },
+	{ "-1:0", -EINVAL, "a negative major" },
+	{ "+1:0", -EINVAL, "a plus sign" },
+	{ "0x10:0", -EINVAL, "hex" },
+	{ "254:0:1", -EINVAL, "a third part" },
+	{ "/dev/vda", -EINVAL, "a path" },
+	{ "vda", -EINVAL, "a name" },
+};
+
+static void test_devt(void)
+{
+	struct ctl_devt d = { 7, 7 };
+
+	ok(ctl_parse_devt("254:0", &d) == 0 && d.major == 254 && d.minor == 0, "devt: 254:0");
+	ok(ctl_parse_devt("0:0", &d) == 0 && d.major == 0 && d.minor == 0, "devt: 0:0");
+	ok(ctl_parse_devt("4095:1048575", &d) == 0 && d.major == 4095 && d.minor == 1048575,
+	   "devt: the largest device number");
+	d.major = d.minor = 7;
+	ok(ctl_parse_devt("4096:0", &d) == -ERANGE && d.major == 7, "devt: major 4096 is out of range");
+	REFUSES("devt", p_devt, bad_devts);
+}
+
+static const struct refusal bad_models[] = {
+	{ "abcdefghijklmnop bindings=1", -EINVAL, "a 16-character name" },
+	{ "iocost_2x", -EINVAL, "a missing count" },
+	{ "iocost_2x bindings=", -EINVAL, "an empty count" },
+	{ "iocost_2x bindings=-1", -EINVAL, "a negative count" },
+	{ "iocost_2x bindings=4294967296", -ERANGE, "a count beyond u32" },
+	{ "iocost_2x binds=1", -EINVAL, "another key" },
+	{ "iocost_2x bindings=1 x", -EINVAL, "trailing junk" },
+	{ " bindings=1", -EINVAL, "a missing name" },
+	{ "", -EINVAL, "an empty line" },
+};
+
+static void test_models(void)
+{
+	struct ctl_model m;
+
+	ok(ctl_parse_model_line("iocost_2x bindings=0\n", &m) == 0 &&
+	   !strcmp(m.name, "iocost_2x") && m.bindings == 0, "models: iocost_2x bindings=0");
+	ok(ctl_parse_model_line("abcdefghijklmno bindings=4294967295", &m) == 0 &&
+	   !strcmp(m.name, "abcdefghijklmno") && m.bindings == UINT32_MAX,
+	   "models: a 15-character name, the largest count");
+	REFUSES("models", p_model, bad_models);
+}
+
+static const struct refusal bad_bindings[] = {
+	{ "254:0 model=", -EINVAL, "an empty model" },
+	{ "254:0 iocost_2x", -EINVAL, "a missing key" },
+	{ "254:0 model=a b", -EINVAL, "two words" },
+	{ "5000:0 model=a", -ERANGE, "major 5000" },
+};
+
+static void test_bindings(void)
+{
+	struct ctl_binding b;
+
+	ok(ctl_parse_binding_line("254:0 model=iocost_2x\n", &b) == 0 && b.dev.major == 254 &&
+	   b.dev.minor == 0 && !strcmp(b.model, "iocost_2x"), "bindings: 254:0 model=iocost_2x");
+	REFUSES("bindings", p_binding, bad_bindings);
+}
+
+static const struct refusal bad_stats[] = {
+	{ "254:0 model=m registered=2 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "registered=2" },
+	{ "254:0 model=m registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0", -EINVAL, "a missing vtime" },
+	{ "254:0 model=m registered=1 merges=0 charges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "keys out of order" },
+	{ "254:0 model=m registered=1 charges=x merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "a non-number" },
+	{ "254:0 model=m registered=1 charges=18446744073709551616 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -ERANGE, "a count beyond u64" },
+	{ "254:0 model=m registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0 more=1", -EINVAL, "an extra field" },
+	{ "254:0 model=iocost_2x", -EINVAL, "a bindings line" },
+};
+
+static void test_stats(void)
+{
+	struct ctl_stats s;
+
+	ok(ctl_parse_stats_line("254:0 model=iocost_2x registered=1 charges=2048 merges=3 nodata=4 zero=5 clamped=6 vtime=6442450944\n",
+				&s) == 0 && s.dev.major == 254 && s.dev.minor == 0 &&
+	   !strcmp(s.model, "iocost_2x") && s.registered == 1 && s.charges == 2048 &&
+	   s.merges == 3 && s.nodata == 4 && s.zero == 5 && s.clamped == 6 &&
+	   s.vtime == 6442450944ULL, "stats: a full line");
+	ok(ctl_parse_stats_line("8:0 model=m registered=0 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=18446744073709551615",
+				&s) == 0 && s.registered == 0 && s.vtime == UINT64_MAX,
+	   "stats: unregistered, the largest vtime");
+	ok(absd(ctl_vtime_us(1ULL << 37) - 1e6) < 1e-6 && absd(ctl_vtime_us(137438953) - 1000.0) < 0.01,
+	   "stats: 2^37 vtime is one second");
+	REFUSES("stats", p_stats, bad_stats);
+}
+
+static void test_misc(void)
+{
+	char buf[160];
+	size_t n;
+
+	ok(ctl_model_name_valid("iocost_2x") == 0, "name: iocost_2x is valid");
+	ok(ctl_model_name_valid("abcdefghijklmno") == 0, "name: 15 characters are valid");
+	ok(ctl_model_name_valid("abcdefghijklmnop") == -EINVAL, "name: 16 characters are not");
+	ok(ctl_model_name_valid("") == -EINVAL, "name: empty is not");
+	ok(ctl_model_name_valid("linear") == -EINVAL, "name: linear is not");
+	ok(ctl_model_name_valid("a b") == -EINVAL, "name: a blank is not");
+	ok(ctl_model_name_valid("a\tb") == -EINVAL, "name: a tab is not");
+	ok(ctl_model_name_valid("caf\xc3\xa9") == -EINVAL, "name: non-ASCII is not");
+
+	ok(!strcmp(ctl_bind_explain(ENOENT, "iocost_2x", buf, sizeof(buf)),
+		   "no model named iocost_2x is registered"), "explain: ENOENT names the model");
+	ok(strstr(ctl_bind_explain(ENODEV, NULL, buf, sizeof(buf)), "partition") != NULL,
+	   "explain: ENODEV mentions partitions");
+	ok(strstr(ctl_bind_explain(EINVAL, "x", buf, sizeof(buf)), "malformed") != NULL,
+	   "explain: EINVAL is malformed");
+	ok(strstr(ctl_bind_explain(ERANGE, "x", buf, sizeof(buf)), "out of range") != NULL,
+	   "explain: ERANGE is out of range");
+	ok(!strcmp(ctl_bind_explain(EPERM, "x", buf, sizeof(buf)), "need root (CAP_SYS_ADMIN)") &&
+	   !strcmp(ctl_bind_explain(EACCES, "x", buf, sizeof(buf)), "need root (CAP_SYS_ADMIN)"),
+	   "explain: EPERM and EACCES need root");
+	ok(ctl_bind_explain(EIO, "x", buf, sizeof(buf)) == NULL, "explain: nothing for EIO");
+
+	n = ctl_json_str(buf, sizeof(buf), "vda");
+	ok(n == 5 && !strcmp(buf, "\"vda\""), "json: a plain string");
+	n = ctl_json_str(buf, sizeof(buf), "a\"b\\c\nd\x01");
+	ok(!strcmp(buf, "\"a\\\"b\\\\c\\nd\\u0001\"") && n == strlen(buf),
+	   "json: quotes, backslashes and control characters escaped: %s", buf);
+	n = ctl_json_str(buf, 4, "abcdef");
+	ok(n == 8 && !strcmp(buf, "\"ab"), "json: truncated like snprintf, the length it needs");
+	ok(ctl_json_str(NULL, 0, "abc") == 5, "json: size 0 only measures");
+}
+
+int main(void)
+{
+	test_tick();
+	test_qos();
+	test_devt();
+	test_models();
+	test_bindings();
+	test_stats();
+	test_misc();
+	return tap_done();
+}

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ctlparse.c - pure parsers and formatters of iocostctl (see ctlparse.h)
+ *
+ * The parsers are strict about the shapes the module and the kernel print
+ * (decimal numbers without signs or blanks, the keys in their order) and
+ * refuse anything else with -EINVAL, so a changed kernel format shows up as
+ * an error instead of as wrong numbers.  The one tolerance is io.cost.qos,
+ * a kernel file whose keys iocostctl does not own: unknown keys are skipped.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ctlparse.h"
+
+#define TICK_EVENT "iocost_ioc_tick: "
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static void skip_blanks(const char **p)
+{
+	while (is_blank(**p))
+		(*p)++;
+}
+
+/* at least one blank, then the next token */
+static int need_blanks(const char **p)
+{
+	if (!is_blank(**p))
+		return -EINVAL;
+	skip_blanks(p);
+	return 0;
+}
+
+/* nothing but blanks and at most one newline is left of the line */
+static int rest_blank(const char *p)
+{
+	skip_blanks(&p);
+	if (*p == '\n')
+		p++;
+	return !*p;
+}
+
+static int at_end(const char *p)
+{
+	return rest_blank(p) ? 0 : -EINVAL;
+}
+
+static int literal(const char **p, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (strncmp(*p, lit, n))
+		return -EINVAL;
+	*p += n;
+	return 0;
+}
+
+/* a decimal number, digits only, at most @max */
+static int parse_u64(const char **p, uint64_t max, uint64_t *out)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int range = 0;
+
+	if (!is_digit(*s))
+		return -EINVAL;
+	for (; is_digit(*s); s++) {
+		unsigned int d = *s - '0';
+
+		if (v > (UINT64_MAX - d) / 10)
+			range = 1;
+		else
+			v = v * 10 + d;
+	}
+	if (range || v > max)
+		return -ERANGE;
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+static int parse_u32(const char **p, uint32_t *out)
+{
+	uint64_t v;
+	int ret = parse_u64(p, UINT32_MAX, &v);
+
+	if (!ret)
+		*out = (uint32_t)v;
+	return ret;
+}
+
+/* an int with an optional minus sign */
+static int parse_int(const char **p, int *out)
+{
+	const char *s = *p;
+	uint64_t v;
+	int neg = 0, ret;
+
+	if (*s == '-') {
+		neg = 1;
+		s++;
+	}
+	ret = parse_u64(&s, neg ? 2147483648ULL : 2147483647ULL, &v);
+	if (ret)
+		return ret;
+	*out = neg ? (int)(-(int64_t)v) : (int)v;
+	*p = s;
+	return 0;
+}
+
+/* "KEY=" then a u64 */
+static int key_u64(const char **p, const char *key, uint64_t *out)
+{
+	return literal(p, key) ?: literal(p, "=") ?: parse_u64(p, UINT64_MAX, out);
+}
+
+/* a token of non-blank characters into @buf (size @size), 1..size-1 long */
+static int parse_word(const char **p, char *buf, size_t size)
+{
+	const char *s = *p;
+	size_t n = 0;
+
+	while (*s && !is_blank(*s) && *s != '\n') {
+		if ((unsigned char)*s < 0x21 || (unsigned char)*s > 0x7e)
+			return -EINVAL;
+		s++;
+		n++;
+	}
+	if (!n || n >= size)
+		return -EINVAL;
+	memcpy(buf, *p, n);
+	buf[n] = '\0';
+	*p = s;
+	return 0;
+}
+
+static int parse_devt_at(const char **p, struct ctl_devt *dev)
+{
+	uint64_t maj, min;
+	int ret;
+
+	ret = parse_u64(p, UINT64_MAX, &maj);
+	if (ret)
+		return ret;
+	if (literal(p, ":"))
+		return -EINVAL;
+	ret = parse_u64(p, UINT64_MAX, &min);
+	if (ret)
+		return ret;
+	if (maj > CTL_MAJOR_MAX || min > CTL_MINOR_MAX)
+		return -ERANGE;
+	dev->major = (unsigned int)maj;
+	dev->minor = (unsigned int)min;
+	return 0;
+}
+
+int ctl_parse_devt(const char *s, struct ctl_devt *dev)
+{
+	struct ctl_devt d;
+	int ret = parse_devt_at(&s, &d);
+
+	if (ret)
+		return ret;
+	if (*s)
+		return -EINVAL;
+	*dev = d;
+	return 0;
+}
+
+int ctl_parse_model_line(const char *line, struct ctl_model *m)
+{
+	struct ctl_model r;
+	uint64_t n;
+	int ret;
+
+	ret = parse_word(&line, r.name, sizeof(r.name)) ?: need_blanks(&line);
+	if (ret)
+		return ret;
+	if (literal(&line, "bindings="))
+		return -EINVAL;
+	ret = parse_u64(&line, UINT32_MAX, &n) ?: at_end(line);
+	if (ret)
+		return ret;
+	r.bindings = (unsigned int)n;
+	*m = r;
+	return 0;
+}
+
+/* "MAJ:MIN model=NAME" at the start of a bindings or stats line */
+static int parse_dev_model(const char **p, struct ctl_devt *dev, char *model)
+{
+	return parse_devt_at(p, dev) ?: need_blanks(p) ?:
+	       literal(p, "model=") ?: parse_word(p, model, CTL_NAME_LEN);
+}
+
+int ctl_parse_binding_line(const char *line, struct ctl_binding *b)
+{
+	struct ctl_binding r;
+	int ret;
+
+	ret = parse_dev_model(&line, &r.dev, r.model) ?: at_end(line);
+	if (ret)
+		return ret;
+	*b = r;
+	return 0;
+}
+
+int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
+{
+	struct ctl_stats r;
+	uint64_t reg;
+	int ret;
+
+	ret = parse_dev_model(&line, &r.dev, r.model) ?: need_blanks(&line) ?:
+	      key_u64(&line, "registered", &reg);
+	if (ret)
+		return ret;
+	if (reg > 1)
+		return -EINVAL;
+	ret = need_blanks(&line) ?: key_u64(&line, "charges", &r.charges) ?:
+	      need_blanks(&line) ?: key_u64(&line, "merges", &r.merges) ?:
+	      need_blanks(&line) ?: key_u64(&line, "nodata", &r.nodata) ?:
+	      need_blanks(&line) ?: key_u64(&line, "zero", &r.zero) ?:
+	      need_blanks(&line) ?: key_u64(&line, "clamped", &r.clamped) ?:
+	      need_blanks(&line) ?: key_u64(&line, "vtime", &r.vtime) ?:
+	      at_end(line);
+	if (ret)
+		return ret;
+	r.registered = (int)reg;
+	*st = r;
+	return 0;
+}
+
+/* a non-negative decimal with an optional fraction, as the kernel prints it */
+static int parse_fixed(const char **p, double *out)
+{
+	const char *s = *p;
+	char buf[32];
+	size_t n;
+
+	if (!is_digit(*s))
+		return -EINVAL;
+	while (is_digit(*s))
+		s++;
+	if (*s == '.') {
+		s++;
+		if (!is_digit(*s))
+			return -EINVAL;
+		while (is_digit(*s))
+			s++;
+	}
+	n = (size_t)(s - *p);
+	if (n >= sizeof(buf))
+		return -ERANGE;
+	memcpy(buf, *p, n);
+	buf[n] = '\0';
+	*out = strtod(buf, NULL);
+	*p = s;
+	return 0;
+}
+
+/* the keys of an io.cost.qos line, and how their values are parsed */
+enum qos_kind { QOS_BOOL, QOS_WORD, QOS_PCT, QOS_US };
+
+static const struct qos_key {
+	const char *key;
+	enum qos_kind kind;
+	size_t off;		/* in struct ctl_qos */
+} qos_keys[] = {
+	{ "enable", QOS_BOOL, offsetof(struct ctl_qos, enable) },
+	{ "ctrl", QOS_WORD, offsetof(struct ctl_qos, ctrl) },
+	{ "rpct", QOS_PCT, offsetof(struct ctl_qos, rpct) },
+	{ "rlat", QOS_US, offsetof(struct ctl_qos, rlat) },
+	{ "wpct", QOS_PCT, offsetof(struct ctl_qos, wpct) },
+	{ "wlat", QOS_US, offsetof(struct ctl_qos, wlat) },
+	{ "min", QOS_PCT, offsetof(struct ctl_qos, min) },
+	{ "max", QOS_PCT, offsetof(struct ctl_qos, max) },
+};
+
+#define NR_QOS_KEYS	(sizeof(qos_keys) / sizeof(qos_keys[0]))
+#define QOS_REQUIRED	3u	/* enable and ctrl */
+#define QOS_ALL		((1u << NR_QOS_KEYS) - 1)
+
+/* the value of @k at *@p into @r */
+static int parse_qos_value(const char **p, const struct qos_key *k,
+			   struct ctl_qos *r)
+{
+	void *field = (char *)r + k->off;
+	uint64_t v;
+	int ret;
+
+	switch (k->kind) {
+	case QOS_BOOL:
+		ret = parse_u64(p, 1, &v);
+		if (!ret)
+			*(int *)field = (int)v;
+		return ret;
+	case QOS_WORD:
+		return parse_word(p, field, sizeof(r->ctrl));
+	case QOS_PCT:
+		return parse_fixed(p, field);
+	case QOS_US:
+		return parse_u64(p, UINT64_MAX, field);
+	}
+	return -EINVAL;
+}
+
+int ctl_parse_qos_line(const char *line, struct ctl_qos *q)
+{
+	struct ctl_qos r;
+	unsigned int seen = 0;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = parse_devt_at(&line, &r.dev);
+	if (ret)
+		return ret;
+	while (!rest_blank(line)) {
+		const char *k;
+		size_t n, i;
+
+		ret = need_blanks(&line);
+		if (ret)
+			return ret;
+		if (rest_blank(line))
+			break;
+		k = line;
+		while (*line && *line != '=' && !is_blank(*line) && *line != '\n')
+			line++;
+		n = (size_t)(line - k);
+		if (!n || *line != '=')
+			return -EINVAL;
+		line++;
+		for (i = 0; i < NR_QOS_KEYS; i++)
+			if (strlen(qos_keys[i].key) == n &&
+			    !strncmp(qos_keys[i].key, k, n))
+				break;
+		if (i == NR_QOS_KEYS) {
+			/* a key of a newer kernel: skip its value */
+			while (*line && !is_blank(*line) && *line != '\n')
+				line++;
+			continue;
+		}
+		if (seen & (1u << i))
+			return -EINVAL;	/* a key twice */
+		seen |= 1u << i;
+		ret = parse_qos_value(&line, &qos_keys[i], &r);
+		if (ret)
+			return ret;
+		if (*line && !is_blank(*line) && *line != '\n')
+			return -EINVAL;	/* junk glued to a value */
+	}
+	if ((seen & QOS_REQUIRED) != QOS_REQUIRED)
+		return -EINVAL;
+	r.has_params = seen == QOS_ALL;
+	*q = r;
+	return 0;
+}
+
+/*
+ * The trace_pipe prefix "... TIMESTAMP: " ends right before @ev (the event
+ * name); parse TIMESTAMP backwards from there.
+ */
+static int tick_timestamp(const char *line, const char *ev, double *ts)
+{
+	const char *end = ev, *s;
+	char buf[40];
+	size_t n;
+
+	if (end - line < 3 || end[-1] != ' ' || end[-2] != ':')
+		return -EINVAL;
+	end -= 2;
+	s = end;
+	while (s > line && (is_digit(s[-1]) || s[-1] == '.'))
+		s--;
+	n = (size_t)(end - s);
+	if (!n || n >= sizeof(buf) || !is_digit(*s) || (s > line && !is_blank(s[-1])))
+		return -EINVAL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (strchr(buf, '.') != strrchr(buf, '.'))
+		return -EINVAL;
+	*ts = strtod(buf, NULL);
+	return 0;
+}
+
+int ctl_parse_tick(const char *line, struct ctl_tick *t)
+{
+	struct ctl_tick r;
+	const char *p, *ev, *name;
+	size_t n;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	ev = strstr(line, TICK_EVENT);
+	if (ev) {
+		p = ev + strlen(TICK_EVENT);
+		r.has_ts = !tick_timestamp(line, ev, &r.ts);
+	} else {
+		p = line;
+		skip_blanks(&p);
+	}
+	if (literal(&p, "["))
+		return -EINVAL;
+	name = p;
+	while (*p && *p != ']') {
+		if ((unsigned char)*p < 0x21 || (unsigned char)*p > 0x7e)
+			return -EINVAL;
+		p++;
+	}
+	n = (size_t)(p - name);
+	if (*p != ']' || !n || n >= sizeof(r.dev))
+		return -EINVAL;
+	memcpy(r.dev, name, n);
+	r.dev[n] = '\0';
+	p++;
+	ret = need_blanks(&p) ?: key_u64(&p, "period", &r.period) ?:
+	      literal(&p, ":") ?: parse_u32(&p, &r.period_us) ?:
+	      literal(&p, "us") ?: need_blanks(&p) ?:
+	      key_u64(&p, "vrate", &r.vrate) ?: need_blanks(&p) ?:
+	      literal(&p, "busy=") ?: parse_int(&p, &r.busy) ?: need_blanks(&p) ?:
+	      literal(&p, "active=") ?: parse_u32(&p, &r.active) ?:
+	      need_blanks(&p) ?: literal(&p, "usage=") ?:
+	      parse_u32(&p, &r.usage) ?: literal(&p, "%") ?: need_blanks(&p) ?:
+	      literal(&p, "running=") ?: parse_int(&p, &r.running) ?: at_end(p);
+	if (ret)
+		return ret;
+	*t = r;
+	return 0;
+}
+
+int ctl_model_name_valid(const char *name)
+{
+	size_t n = strlen(name), i;
+
+	if (!n || n >= CTL_NAME_LEN || !strcmp(name, "linear"))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x21 || (unsigned char)name[i] > 0x7e)
+			return -EINVAL;
+	return 0;
+}
+
+const char *ctl_tick_state(int running)
+{
+	switch (running) {
+	case 0:
+		return "idle";
+	case 1:
+		return "running";
+	case 2:
+		return "stop";
+	}
+	return "unknown";
+}
+
+double ctl_vrate_pct(uint64_t vrate)
+{
+	return (double)vrate * 100.0 / (double)CTL_VRATE_100;
+}
+
+double ctl_vtime_us(uint64_t vtime)
+{
+	return (double)vtime * 1e6 / (double)CTL_VTIME_PER_SEC;
+}
+
+const char *ctl_bind_explain(int err, const char *model, char *buf, size_t size)
+{
+	switch (err) {
+	case ENOENT:
+		snprintf(buf, size, "no model named %s is registered",
+			 model ? model : "?");
+		break;
+	case ENODEV:
+		snprintf(buf, size,
+			 "no such disk, or a partition: bind the whole disk");
+		break;
+	case EINVAL:
+		snprintf(buf, size,
+			 "malformed: model names are 1-%d printable characters without blanks, not linear",
+			 CTL_NAME_LEN - 1);
+		break;
+	case ERANGE:
+		snprintf(buf, size,
+			 "device number out of range: major <= %u, minor <= %u",
+			 CTL_MAJOR_MAX, CTL_MINOR_MAX);
+		break;
+	case EPERM:
+	case EACCES:
+		snprintf(buf, size, "need root (CAP_SYS_ADMIN)");
+		break;
+	default:
+		return NULL;
+	}
+	return buf;
+}
+
+size_t ctl_json_str(char *buf, size_t size, const char *s)
+{
+	size_t n = 0;
+	char esc[8];
+
+#define PUT(c) do { if (n + 1 < size) buf[n] = (c); n++; } while (0)
+	PUT('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *e = NULL;
+
+		switch (c) {
+		case '"':  e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		case '\n': e = "\\n"; break;
+		case '\t': e = "\\t"; break;
+		case '\r': e = "\\r"; break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				snprintf(esc, sizeof(esc), "\\u%04x", c);
+				e = esc;
+			}
+		}
+		if (e)
+			for (; *e; e++)
+				PUT(*e);
+		else
+			PUT((char)c);
+	}
+	PUT('"');
+#undef PUT
+	if (size)
+		buf[n < size ? n : size - 1] = '\0';
+	return n;
+}

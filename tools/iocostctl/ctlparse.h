@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctlparse.h - pure parsers and formatters of iocostctl
+ *
+ * Everything iocostctl reads from the kernel goes through these functions:
+ * the lines of /sys/kernel/iocost_bpf/{models,bindings,stats}, of the root
+ * cgroup's io.cost.qos and of the iocost_ioc_tick trace event, and the
+ * MAJ:MIN device numbers of the command line.  They touch no file and
+ * keep no state, so tests/unit/test_ctlparse.c runs them on the host.
+ *
+ * Every parser takes one line (a trailing newline is allowed), returns 0 or
+ * a negative errno (-EINVAL malformed, -ERANGE a number out of range) and
+ * fills its result only on success.
+ */
+#ifndef _IOCOSTCTL_CTLPARSE_H
+#define _IOCOSTCTL_CTLPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* as in include/iocost_model.h (which needs the kernel's u64 and sector_t) */
+#define CTL_NAME_LEN		16	/* a model name and its NUL */
+#define CTL_DISK_NAME_LEN	32	/* the kernel's DISK_NAME_LEN */
+#define CTL_MAJOR_MAX		4095u	/* the kernel's 12-bit major */
+#define CTL_MINOR_MAX		1048575u	/* and 20-bit minor */
+
+/* one second of device time in vtime, and the 100% vrate (VTIME_PER_USEC) */
+#define CTL_VTIME_PER_SEC	(1ULL << 37)
+#define CTL_VRATE_100		137438ULL
+
+struct ctl_devt {
+	unsigned int major, minor;
+};
+
+/* "NAME bindings=N" */
+struct ctl_model {
+	char name[CTL_NAME_LEN];
+	unsigned int bindings;
+};
+
+/* "MAJ:MIN model=NAME" */
+struct ctl_binding {
+	struct ctl_devt dev;
+	char model[CTL_NAME_LEN];
+};
+
+/* "MAJ:MIN model=NAME registered=0|1 charges=N merges=N nodata=N zero=N clamped=N vtime=N" */
+struct ctl_stats {
+	struct ctl_devt dev;
+	char model[CTL_NAME_LEN];
+	int registered;
+	uint64_t charges, merges, nodata, zero, clamped, vtime;
+};
+
+/*
+ * "MAJ:MIN enable=1 ctrl=auto rpct=95.00 rlat=250000 wpct=95.00 wlat=250000
+ * min=50.00 max=150.00"; enable and ctrl are required, unknown keys are
+ * skipped (a newer kernel may add some), a key left out keeps has_* 0.
+ */
+struct ctl_qos {
+	struct ctl_devt dev;
+	int enable;
+	char ctrl[8];			/* "auto" or "user" */
+	int has_params;			/* rpct..max all present */
+	double rpct, wpct, min, max;	/* percent */
+	uint64_t rlat, wlat;		/* us */
+};
+
+/*
+ * One iocost_ioc_tick event: "[DEV] period=N:USus vrate=V busy=B active=A
+ * usage=U% running=R", alone or as a trace_pipe line
+ * ("<task>-<pid> [cpu] flags TIMESTAMP: iocost_ioc_tick: " before it).
+ */
+struct ctl_tick {
+	char dev[CTL_DISK_NAME_LEN];
+	uint64_t period;
+	uint32_t period_us;
+	uint64_t vrate;
+	int busy;
+	uint32_t active;
+	uint32_t usage;
+	int running;
+	int has_ts;		/* the line had a trace_pipe prefix */
+	double ts;		/* its timestamp, seconds */
+};
+
+int ctl_parse_devt(const char *s, struct ctl_devt *dev);
+int ctl_parse_model_line(const char *line, struct ctl_model *m);
+int ctl_parse_binding_line(const char *line, struct ctl_binding *b);
+int ctl_parse_stats_line(const char *line, struct ctl_stats *st);
+int ctl_parse_qos_line(const char *line, struct ctl_qos *q);
+int ctl_parse_tick(const char *line, struct ctl_tick *t);
+
+/* 0: a name the module accepts (1-15 printable, no blanks, not "linear") */
+int ctl_model_name_valid(const char *name);
+
+/* "idle", "running", "stop" or "unknown" for a tick's running field */
+const char *ctl_tick_state(int running);
+
+/* vrate as a percentage of the nominal rate */
+double ctl_vrate_pct(uint64_t vrate);
+
+/* vtime in microseconds (2^37 vtime = 1 s) */
+double ctl_vtime_us(uint64_t vtime);
+
+/*
+ * Explain the errno @err (positive) of a bindings write for model @model
+ * (NULL for model=linear) in @buf: README's "control files" section.
+ * Returns @buf, or NULL for an errno without an explanation.
+ */
+const char *ctl_bind_explain(int err, const char *model, char *buf,
+			     size_t size);
+
+/*
+ * Write @s to @buf (size @size) as a JSON string, quotes included; returns
+ * the length the whole string needs (like snprintf: truncated if >= size).
+ */
+size_t ctl_json_str(char *buf, size_t size, const char *s);
+
+#endif /* _IOCOSTCTL_CTLPARSE_H */
