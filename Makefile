@@ -3,7 +3,9 @@
 # iocost-bpf top-level Makefile
 #
 #   make [KDIR=...]    module (with BTF), BPF models, loaders, host tools
-#   make check         host unit tests + the VM suite on the stock kernel
+#   make check         host unit tests, checkpatch, a bounded fuzz run and
+#                      the VM suite on the stock kernel
+#   make fuzz          fuzz the module's parsers for FUZZ_TIME seconds
 #   make demo          the main job, in the VM
 #   make deps          install what the build, the VM and the tests need
 #
@@ -34,7 +36,7 @@ MODELS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 
-.PHONY: all module bpf tools unit check demo deps vm-build clean
+.PHONY: all module bpf tools unit lint fuzz fuzz-check check demo deps vm-build clean
 .DELETE_ON_ERROR:
 
 all: module bpf tools
@@ -112,6 +114,33 @@ $(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h tes
 unit: $(UNIT_TESTS)
 	prove -v $(UNIT_TESTS)
 
+# checkpatch.pl --strict over src/ (fetched from linux-source-6.12)
+lint:
+	prove -v -e bash tests/checkpatch
+
+# libFuzzer over the module's parsers (src/parse.c, the module's source):
+# make check runs FUZZ_RUNS inputs from a fixed seed, make fuzz runs for
+# FUZZ_TIME seconds and keeps its corpus in build/host/fuzz/corpus
+FUZZ_RUNS ?= 1000000
+FUZZ_TIME ?= 600
+FUZZER := $(HOST)/fuzz/fuzz_parse
+FUZZ_FLAGS := -artifact_prefix=$(HOST)/fuzz/ -print_final_stats=1
+
+$(FUZZER): tests/fuzz/fuzz_parse.c src/parse.c src/parse.h include/iocost_model.h
+	@mkdir -p $(@D)
+	$(CLANG) -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_parse.c src/parse.c
+
+fuzz-check: $(FUZZER)
+	rm -rf $(HOST)/fuzz/check-corpus
+	cp -r tests/fuzz/corpus $(HOST)/fuzz/check-corpus
+	$(FUZZER) $(FUZZ_FLAGS) -seed=1 -runs=$(FUZZ_RUNS) $(HOST)/fuzz/check-corpus
+
+fuzz: $(FUZZER)
+	mkdir -p $(HOST)/fuzz/corpus
+	cp -n tests/fuzz/corpus/* $(HOST)/fuzz/corpus/
+	$(FUZZER) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_TIME) $(HOST)/fuzz/corpus
+
 deps:
 	tests/deps
 
@@ -121,6 +150,8 @@ vm-build:
 
 check: deps
 	$(MAKE) unit
+	$(MAKE) lint
+	$(MAKE) fuzz-check
 	$(MAKE) vm-build
 	tests/vm/run
 
