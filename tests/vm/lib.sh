@@ -108,6 +108,17 @@ wait_unload() {
 	return 1
 }
 
+# wait_unregistered NAME: a model's unregistration runs when the last
+# reference to its link goes, slightly after the pin is removed: poll
+# models for up to 5 s until NAME is gone
+wait_unregistered() {
+	for _ in $(seq 1 50); do
+		grep -q "^$1 " "$SYS/models" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # remove everything a test may have left behind (used by the runner too)
 iocost_cleanup() {
 	local dev

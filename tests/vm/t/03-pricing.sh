@@ -88,10 +88,7 @@ expect_eq "rebind resets the stats" "$(binding_stat "$D" charges)" 0
 
 # ---- unregister while bound ----
 rm -f "$PINS/iocost_2x"
-for _ in $(seq 1 50); do
-	grep -q '^iocost_2x ' "$SYS/models" || break
-	sleep 0.1
-done
+wait_unregistered iocost_2x
 expect_nomatch "unregistered: the name is gone from models" "$(cat "$SYS/models")" "^iocost_2x "
 expect_eq "the device stays bound" "$(cat "$SYS/bindings")" "$D model=iocost_2x"
 expect_eq "stats say the model is unregistered" "$(binding_stat "$D" registered)" 0

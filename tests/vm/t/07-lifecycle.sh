@@ -79,10 +79,7 @@ churn 2
 expect_counts "two devices, one model: one call per cgroup" 9 9
 
 rm -rf "$PINS/cgrp"
-for _ in $(seq 1 50); do
-	grep -q '^test_cgrp ' "$SYS/models" || break
-	sleep 0.1
-done
+wait_unregistered test_cgrp
 expect_nomatch "unregistered: the name is gone" "$(cat "$SYS/models")" "^test_cgrp "
 expect_match "still bound" "$(cat "$SYS/bindings")" "model=test_cgrp"
 churn 3

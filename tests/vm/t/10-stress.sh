@@ -74,14 +74,14 @@ devchurn() {
 	local i dev r
 	for i in $(seq 1 $((ITER / 10))); do
 		mkdir "$NB/st" && echo 1 >"$NB/st/power" || { echo "FAIL create"; continue; }
-		dev=$(cat /sys/block/nullb*/dev 2>/dev/null | head -1)
+		dev=$(cat /sys/block/st/dev)	# configfs names the disk after its item
 		# the first read after the old disk went: a new disk under the
 		# same MAJ:MIN must not have inherited its binding
 		if grep -q "^$dev " "$SYS/bindings"; then
 			echo "FAIL new disk $dev inherited a binding"
 		fi
 		r=$("$WR" "$SYS/bindings" "$dev model=iocost_2x")
-		dd if=/dev/nullb0 of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null
+		dd if=/dev/st of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null
 		echo 0 >"$NB/st/power"
 		rmdir "$NB/st"
 		echo "bind $r"
