@@ -174,3 +174,91 @@ tools: $(HOST)/iocostctl
 $(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c tools/iocostctl/ctlparse.c tools/iocostctl/ctlparse.h tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c tools/iocostctl/ctlparse.c
+
+# ---- packaging: install, dist, deb, rpm, check-packaging ---------------------
+# A separate block (issue 6).  `install` installs what iocost-bpf-tools ships,
+# `install-dkms` the module source DKMS builds from; debian/rules and
+# rpm/iocost-bpf.spec call both.  The example models are CO-RE objects: they
+# are compiled once against the BTF of MODELS_KDIR (default: the project's
+# VM kernel, 6.12.118+deb12-amd64 from tests/deps) and libbpf relocates them
+# against the running kernel's BTF at load time.
+PKG_NAME := iocost-bpf
+PKG_VERSION := 0.1.0
+DESTDIR ?=
+PREFIX ?= /usr
+SBINDIR ?= $(PREFIX)/sbin
+LIBEXECDIR ?= $(PREFIX)/libexec/$(PKG_NAME)
+MODELDIR ?= $(PREFIX)/lib/$(PKG_NAME)/models
+UNITDIR ?= /lib/systemd/system
+SYSCONFDIR ?= /etc
+MANDIR ?= $(PREFIX)/share/man
+DKMSDIR ?= /usr/src/$(PKG_NAME)-$(PKG_VERSION)
+
+MODELS_KDIR ?= $(if $(wildcard $(VM_KDIR)/vmlinux),$(VM_KDIR),$(KDIR))
+MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
+MODEL_OBJS = $(foreach m,$(MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
+DKMS_FILES := dkms.conf Makefile Kbuild $(MOD_FILES) src/kernel-check \
+	      src/btfgen.c src/btfgen.h tests/vm/kernel.conf
+PKG_MANS := $(wildcard man/iocostctl.8) tools/iocost-bpf-apply.8 tools/iocost-bpf.conf.5
+PKG_OUT := build/pkg
+
+.PHONY: models pkg-build install install-dkms dist deb rpm pkg-unit check-packaging
+
+models:
+	@test -f $(MODELS_KDIR)/vmlinux || { echo "models: no BTF at MODELS_KDIR=$(MODELS_KDIR)/vmlinux (run tests/deps, or pass MODELS_KDIR=<kernel headers with vmlinux>)" >&2; exit 1; }
+	$(MAKE) KDIR=$(MODELS_KDIR) $(MODEL_OBJS)
+
+pkg-build: models $(HOST)/iocostctl
+
+install: pkg-build
+	install -D -m 0755 $(HOST)/iocostctl $(DESTDIR)$(SBINDIR)/iocostctl
+	install -d $(DESTDIR)$(MODELDIR)
+	install -m 0644 $(MODEL_OBJS) $(DESTDIR)$(MODELDIR)/
+	install -D -m 0755 tools/iocost-bpf-apply $(DESTDIR)$(LIBEXECDIR)/iocost-bpf-apply
+	install -D -m 0644 tools/iocost-bpf.service $(DESTDIR)$(UNITDIR)/iocost-bpf.service
+	install -D -m 0644 tools/iocost-bpf.conf $(DESTDIR)$(SYSCONFDIR)/iocost-bpf.conf
+	for m in $(PKG_MANS); do \
+		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; \
+	done
+
+install-dkms:
+	for f in $(DKMS_FILES); do \
+		if [ -x $$f ]; then mode=0755; else mode=0644; fi; \
+		install -D -m $$mode $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; \
+	done
+
+# the source tarball: tracked and untracked-but-not-ignored files
+dist:
+	@mkdir -p $(PKG_OUT)
+	git ls-files -z -c -o --exclude-standard | \
+		tar --null -T - --transform 's,^,$(PKG_NAME)-$(PKG_VERSION)/,' \
+		    -czf $(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz
+	@echo "$(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz"
+
+# Debian packages in build/pkg/deb (built in a copy of the tree), lintian
+deb: dist
+	rm -rf $(PKG_OUT)/deb && mkdir -p $(PKG_OUT)/deb
+	tar -C $(PKG_OUT)/deb -xzf $(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz
+	cd $(PKG_OUT)/deb/$(PKG_NAME)-$(PKG_VERSION) && \
+		IOCOST_MODELS_KDIR=$(abspath $(MODELS_KDIR)) dpkg-buildpackage -b -us -uc
+	lintian --fail-on error $(PKG_OUT)/deb/*.changes
+
+# RPM packages in build/pkg/rpm, rpmlint.  Where rpm is not the system's
+# package manager (Debian: its rpm database is empty) the BuildRequires
+# cannot be checked: --nodeps.  brp-compress needs bash (Debian's sh is dash).
+RPM_NODEPS = $(if $(shell rpm -q glibc 2>/dev/null | grep -v 'not installed'),,--nodeps)
+rpm: dist
+	rm -rf $(PKG_OUT)/rpm && mkdir -p $(PKG_OUT)/rpm/SOURCES
+	cp $(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz $(PKG_OUT)/rpm/SOURCES/
+	rpmbuild -ba $(RPM_NODEPS) --define '_topdir $(TOP)/$(PKG_OUT)/rpm' \
+		--define '__brp_compress bash %{_rpmconfigdir}/brp-compress %{?_prefix}' \
+		--define 'models_kdir $(abspath $(MODELS_KDIR))' rpm/iocost-bpf.spec
+	rpmlint -c rpm/rpmlint.toml rpm/iocost-bpf.spec $(PKG_OUT)/rpm/RPMS/*/*.rpm $(PKG_OUT)/rpm/SRPMS/*.rpm
+
+# host tests of the config parser / apply script and of dkms.conf (no kernel)
+pkg-unit:
+	prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf
+
+# build the packages, then install and use them in a Debian 12 guest
+check-packaging:
+	tests/pkg/e2e
