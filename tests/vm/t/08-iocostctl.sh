@@ -41,16 +41,6 @@ json_get() {
 # show TEXT: TEXT as TAP comments
 show() { while IFS= read -r l; do echo "# $l"; done <<<"$1"; }
 
-# wait_gone NAME: until NAME is no longer in the models file
-# shellcheck disable=SC2317 # called through check
-wait_gone() {
-	for _ in $(seq 1 50); do
-		grep -q "^$1 " "$SYS/models" || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # ---- the command line ----
 expect_run "--help" 0 "^Usage: iocostctl" "$CTL" --help
 expect_run "bind --help" 0 "^Usage: iocostctl bind DEV MODEL" "$CTL" bind --help
@@ -79,7 +69,7 @@ expect_run "unload refuses a model it did not pin" 1 \
 	"unload iocost_ms: $PINS/iocost_ms: No such file or directory \(iocost_ms is registered, but not pinned by iocostctl" \
 	"$CTL" unload iocost_ms
 rm -f "$PINS/elsewhere"
-check "iocost_ms unregistered once its pin is gone" wait_gone iocost_ms
+check "iocost_ms unregistered once its pin is gone" wait_unregistered iocost_ms
 
 expect_run "load iocost_ms under another name" 0 "^loaded ms2 \(pinned at $PINS/ms2\)$" \
 	"$CTL" load "$OBJMS" --name ms2
