@@ -44,7 +44,7 @@ all: module bpf tools
 # ---- host tools -------------------------------------------------------------
 $(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c -lbpf
+	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c -lbpf -lelf
 
 $(HOST)/errno-write: tests/vm/errno-write.c
 	@mkdir -p $(@D)
@@ -53,6 +53,12 @@ $(HOST)/errno-write: tests/vm/errno-write.c
 tools: $(HOST)/iocost-btfgen $(HOST)/errno-write
 
 # ---- the module -------------------------------------------------------------
+# KBUILD_CHROOT=DIR: run Kbuild in that root (tests/vm/buildroot), for
+# kernels built by a compiler this host does not have (trixie's gcc-14).
+KBUILD_CHROOT ?=
+export KBUILD_CHROOT
+KBUILD_RUN := $(if $(KBUILD_CHROOT),$(TOP)/tests/vm/chroot-run $(KBUILD_CHROOT) $(TOP) --)
+
 module: $(O)/iocost_bpf.ko
 
 $(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check $(HOST)/iocost-btfgen
@@ -61,7 +67,7 @@ $(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check $(HOST)/iocost-btfgen
 	@mkdir -p $(O)/mod/src $(O)/mod/include $(O)/mod/generated
 	@for f in $(MOD_FILES) Kbuild; do ln -s $(TOP)/$$f $(O)/mod/$$f; done
 	$(HOST)/iocost-btfgen $(KDIR)/vmlinux > $(O)/mod/generated/iocost_btf.h
-	$(MAKE) -C $(KDIR) M=$(TOP)/$(O)/mod modules
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(O)/mod modules
 	$(HOST)/iocost-btfgen --check-module $(O)/mod/iocost_bpf.ko $(KDIR)/vmlinux
 	cp $(O)/mod/iocost_bpf.ko $@
 

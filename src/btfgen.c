@@ -353,8 +353,9 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 		fprintf(out, "#define IOCOST_HAVE_%s %d%s%s%s\n", f->macro,
 			!err, err ? " /* " : "", err ? why : "", err ? " */" : "");
 		if (err && f->required) {
-			fprintf(stderr, "iocost-btfgen: %s: %s: this kernel is not supported\n",
-				origin, why);
+			fprintf(stderr, "iocost-btfgen: %s: %s: this kernel is not supported%s%s\n",
+				origin, why, err == -ENOENT && f->hint ? "; " : "",
+				err == -ENOENT && f->hint ? f->hint : "");
 			ret = -ENOENT;
 		}
 	}
@@ -363,6 +364,12 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 }
 
 #ifndef BTFGEN_NO_MAIN
+#include <bpf/libbpf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* what the module needs; keep in step with src/iocost_bpf.h */
@@ -390,15 +397,102 @@ static const struct btfgen_field fields[] = {
 
 static const struct btfgen_func funcs[] = {
 	{ "CALC_VTIME_COST_BUILTIN", "calc_vtime_cost_builtin", 4,
-	  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true },
+	  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true,
+	  "pahole leaves compiler clones out of BTF: where GCC emitted only the IPA-SRA clone calc_vtime_cost_builtin.isra.N (Debian's 7.x kernels), its arguments are not the source's, and iocost_bpf does not guess a calling convention" },
 	/* the blkcg lifecycle callbacks (hook.c) */
 	{ "BLKCG_CSS_ONLINE", "blkcg_css_online", 1,
-	  { "struct cgroup_subsys_state *" }, true },
+	  { "struct cgroup_subsys_state *" }, true, NULL },
 	{ "BLKCG_CSS_OFFLINE", "blkcg_css_offline", 1,
-	  { "struct cgroup_subsys_state *" }, true },
+	  { "struct cgroup_subsys_state *" }, true, NULL },
 	/* the iocost_ioc_tick event (tick.c) */
-	{ "IOC_TIMER_FN", "ioc_timer_fn", 1, { "struct timer_list *" }, false },
+	{ "IOC_TIMER_FN", "ioc_timer_fn", 1, { "struct timer_list *" }, false, NULL },
 };
+
+/*
+ * elf_section - copy the named section of an ELF file into a malloc()ed
+ * buffer; NULL if the file or the section is missing.
+ */
+static void *elf_section(const char *path, const char *name, size_t *size)
+{
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	void *buf = NULL;
+	size_t shstrndx;
+	Elf *elf;
+	int fd;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return NULL;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		goto out;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (!gelf_getshdr(scn, &sh))
+			break;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!n || strcmp(n, name))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (data && data->d_size && (buf = malloc(data->d_size))) {
+			memcpy(buf, data->d_buf, data->d_size);
+			*size = data->d_size;
+		}
+		break;
+	}
+out:
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return buf;
+}
+
+/*
+ * parse_module_btf - the module's BTF, split from the kernel's.  pahole
+ * 1.28 and later write out-of-tree modules' BTF against a distilled base
+ * (.BTF.base: the few base types the module uses, which the kernel
+ * relocates to its own when it loads the module); libbpf < 1.5 cannot
+ * parse such a file against vmlinux, so then the module's BTF is read
+ * against its distilled base, which names the same types.  *dbase is set
+ * to that base (to free after the module's BTF), or NULL.
+ */
+static struct btf *parse_module_btf(const char *path, struct btf *base,
+				    struct btf **dbase)
+{
+	void *raw = NULL, *rawbase;
+	libbpf_print_fn_t print;
+	struct btf *mod;
+	size_t size = 0, bsize = 0;
+
+	*dbase = NULL;
+	/* quiet: the failure is expected with a distilled base */
+	print = libbpf_set_print(NULL);
+	mod = btf__parse_split(path, base);
+	libbpf_set_print(print);
+	if (mod)
+		return mod;
+	rawbase = elf_section(path, ".BTF.base", &bsize);
+	if (rawbase)
+		raw = elf_section(path, ".BTF", &size);
+	if (raw)
+		*dbase = btf__new(rawbase, bsize);
+	if (*dbase)
+		mod = btf__new_split(raw, size, *dbase);
+	if (!mod) {
+		btf__free(*dbase);
+		*dbase = NULL;
+	}
+	free(raw);
+	free(rawbase);
+	if (!mod)
+		errno = EINVAL;
+	return mod;
+}
 
 static int print_help(void)
 {
@@ -409,7 +503,7 @@ static int print_help(void)
 
 int main(int argc, char **argv)
 {
-	struct btf *base, *mod;
+	struct btf *base, *mod, *dbase;
 	char why[512];
 	int err;
 
@@ -420,7 +514,7 @@ int main(int argc, char **argv)
 				strerror(errno));
 			return 1;
 		}
-		mod = btf__parse_split(argv[2], base);
+		mod = parse_module_btf(argv[2], base, &dbase);
 		if (!mod) {
 			fprintf(stderr, "iocost-btfgen: %s: no BTF (%s?): %s\n",
 				argv[2], "no CONFIG_DEBUG_INFO_BTF_MODULES or no pahole",
@@ -431,6 +525,7 @@ int main(int argc, char **argv)
 		if (err)
 			fprintf(stderr, "iocost-btfgen: %s: %s\n", argv[2], why);
 		btf__free(mod);
+		btf__free(dbase);
 		btf__free(base);
 		return err ? 1 : 0;
 	}

@@ -33,6 +33,7 @@ struct btfgen_field {
  * @nr_args: expected argument count
  * @args: expected argument types in the form btfgen_type_str() prints
  * @required: a mismatch fails the build
+ * @hint: printed after the refusal when a required function is missing
  */
 struct btfgen_func {
 	const char *macro;
@@ -40,6 +41,7 @@ struct btfgen_func {
 	int nr_args;
 	const char *args[6];
 	bool required;
+	const char *hint;
 };
 
 int btfgen_member_offset(const struct btf *btf, const char *type,

@@ -119,7 +119,7 @@ int main(void)
 
 	{
 		struct btfgen_func good = { "X", "calc_vtime_cost_builtin", 4,
-			{ "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true };
+			{ "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true, NULL };
 		struct btfgen_func three = good, other = good, gone = good;
 
 		ok(!btfgen_check_func(base, &good, why, sizeof(why)),
@@ -157,7 +157,7 @@ int main(void)
 		};
 		const struct btfgen_func funcs[] = {
 			{ "BUILTIN", "calc_vtime_cost_builtin", 4,
-			  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true },
+			  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true, NULL },
 		};
 
 		mem = open_memstream(&out, &outlen);
