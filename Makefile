@@ -36,7 +36,7 @@ MODELS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 
-.PHONY: all module bpf tools unit lint fuzz fuzz-check check demo deps vm-build clean
+.PHONY: all module bpf tools unit lint fuzz fuzz-check check check-matrix demo deps vm-build clean
 .DELETE_ON_ERROR:
 
 all: module bpf tools
@@ -59,7 +59,12 @@ KBUILD_CHROOT ?=
 export KBUILD_CHROOT
 KBUILD_RUN := $(if $(KBUILD_CHROOT),$(TOP)/tests/vm/chroot-run $(KBUILD_CHROOT) $(TOP) --)
 
-module: $(O)/iocost_bpf.ko
+module: $(O)/iocost_bpf.ko $(O)/hook-strategy
+
+# which pricing hook this build uses (one strategy today; the kernel matrix
+# reports it per kernel): kernels without it in BTF are refused above
+$(O)/hook-strategy: $(O)/iocost_bpf.ko src/iocost_bpf.h
+	@echo "ftrace ip-modify at the entry of $$(sed -n 's/^#define IOCOST_HOOK_TARGET "\(.*\)"/\1/p' src/iocost_bpf.h)(), prototype checked in BTF" > $@
 
 $(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check $(HOST)/iocost-btfgen
 	@src/kernel-check $(KDIR) >/dev/null
@@ -67,6 +72,7 @@ $(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check $(HOST)/iocost-btfgen
 	@mkdir -p $(O)/mod/src $(O)/mod/include $(O)/mod/generated
 	@for f in $(MOD_FILES) Kbuild; do ln -s $(TOP)/$$f $(O)/mod/$$f; done
 	$(HOST)/iocost-btfgen $(KDIR)/vmlinux > $(O)/mod/generated/iocost_btf.h
+	@src/kernel-check --compiler $(KDIR) >/dev/null
 	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(O)/mod modules
 	$(HOST)/iocost-btfgen --check-module $(O)/mod/iocost_bpf.ko $(KDIR)/vmlinux
 	cp $(O)/mod/iocost_bpf.ko $@
@@ -149,6 +155,13 @@ fuzz: $(FUZZER)
 
 deps:
 	tests/deps
+
+# the kernel matrix (tests/vm/matrix.conf): fetch, build, probe and test
+# every kernel; MATRIX_MAX=N runs the first N, MATRIX_KERNELS a choice;
+# MATRIX_README=1 rewrites README.md's Supported kernels table
+check-matrix: deps
+	tests/vm/matrix $(if $(MATRIX_MAX),--max $(MATRIX_MAX)) \
+		$(if $(MATRIX_README),--readme) $(MATRIX_KERNELS)
 
 # build everything for the VM's stock kernel
 vm-build:
