@@ -44,7 +44,7 @@ all: module bpf tools
 # ---- host tools -------------------------------------------------------------
 $(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c -lbpf -lelf
+	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c -lbpf
 
 $(HOST)/errno-write: tests/vm/errno-write.c
 	@mkdir -p $(@D)
