@@ -3,8 +3,10 @@
 # iocost-bpf top-level Makefile
 #
 #   make [KDIR=...]    module (with BTF), BPF models, loaders, host tools
-#   make check         host unit tests, checkpatch, a bounded fuzz run and
-#                      the VM suite on the stock kernel
+#   make check         host unit tests, checkpatch, a bounded fuzz run, the
+#                      benchmark's smoke run and the VM suite on the stock kernel
+#   make bench         the module's overhead, measured in the VM (docs/PERFORMANCE.md)
+#   make check-matrix  the suite on every Debian kernel of tests/vm/matrix.conf
 #   make fuzz          fuzz the module's parsers for FUZZ_TIME seconds
 #   make demo          the main job, in the VM
 #   make deps          install what the build, the VM and the tests need
@@ -172,6 +174,7 @@ check: deps
 	$(MAKE) lint
 	$(MAKE) fuzz-check
 	$(MAKE) vm-build
+	$(MAKE) bench-smoke
 	tests/vm/run
 
 demo: deps vm-build
@@ -281,3 +284,6 @@ pkg-unit:
 # build the packages, then install and use them in a Debian 12 guest
 check-packaging:
 	tests/pkg/e2e
+
+# ---- the overhead benchmark (issue 8): make bench, make bench-smoke -----------
+include tests/bench/bench.mk
