@@ -378,6 +378,11 @@ static const struct btfgen_field fields[] = {
 	{ "ST_MAP_KVALUE", "bpf_struct_ops_map", "kvalue", true, 0 },
 	{ "ST_VALUE_DATA", "bpf_struct_ops_value", "data", true, 0 },
 	{ "BLKCG_CSS", "blkcg", "css", true, 0 },
+	{ "BLKG_BLKCG", "blkcg_gq", "blkcg", true, 8 },
+	/* calling the model's program directly (hook.c): optional */
+	{ "ST_MAP_LINKS", "bpf_struct_ops_map", "links", false, 8 },
+	{ "ST_MAP_FUNCS_CNT", "bpf_struct_ops_map", "funcs_cnt", false, 4 },
+	{ "PROG_AUX_PRIV_STACK", "bpf_prog_aux", "jits_use_priv_stack", false, 0 },
 	/* the iocost_ioc_tick event (tick.c): optional, sizes checked */
 	{ "IOC_DISK", "ioc", "rqos.disk", false, 8 },
 	{ "IOC_LOCK", "ioc", "lock", false, 0 },

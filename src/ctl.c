@@ -101,6 +101,7 @@ static int iocost_model_reg(void *kdata, struct bpf_link *link)
 		return -ENOMEM;
 	m->ops = ops;
 	m->map = map;
+	m->calc_prog = iocost_hook_model_prog(map);
 	m->registered = true;
 	strscpy(m->name, ops->name, sizeof(m->name));
 
@@ -114,7 +115,8 @@ static int iocost_model_reg(void *kdata, struct bpf_link *link)
 	}
 	list_add_tail(&m->node, &iocost_models);
 	mutex_unlock(&iocost_ctl_lock);
-	pr_info("model %s registered\n", m->name);
+	pr_info("model %s registered%s\n", m->name, m->calc_prog ? "" :
+		" (called through its struct_ops trampoline)");
 	return 0;
 }
 

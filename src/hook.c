@@ -29,10 +29,26 @@
  * on the function keep working (ftrace shares ip-modify with BPF
  * trampolines).
  *
- * The model is called with preemption disabled from the handler; the
- * struct_ops trampoline itself takes rcu_read_lock() and migrate_disable()
- * around the program.  Bindings are replaced under iocost_ctl_lock and
- * freed only after synchronize_rcu(), which waits for every handler.
+ * How the model is called.  ops->calc_cost points to the struct_ops
+ * trampoline, which spills the arguments into a u64 array, enters with
+ * rcu_read_lock() and migrate_disable(), sets the run context, keeps the
+ * BPF run-time statistics and calls the program.  On the bio path that
+ * wrapper cost about as much as the rest of the hook (measured in
+ * instructions per IO: docs/PERFORMANCE.md), and the handler already runs
+ * with preemption disabled.  So when a model registers,
+ * iocost_hook_model_prog() finds the program behind calc_cost in its
+ * struct_ops map, and the handler calls it the way bpf_prog_run() calls
+ * any JITed program, bpf_func(args, insnsi), with the arguments in a u64
+ * array as the trampoline stores them and the run time counted while
+ * kernel.bpf_stats_enabled is on; iocost_run_prog() says what it leaves
+ * out, and why.  Where that is not known to be equivalent (the map's
+ * layout is missing from BTF, the program is not JITed or uses a private
+ * stack, or kCFI would check the call's type), the model is called through
+ * ops->calc_cost, and its registration says so in the kernel log; so it
+ * is with the module parameter direct_call=0 (for comparison).
+ *
+ * Bindings are replaced under iocost_ctl_lock and freed only after
+ * synchronize_rcu(), which waits for every handler.
  *
  * The blkcg lifecycle follows the bindings, as the series specifies: while
  * at least one device is bound, two more ftrace handlers (no ip-modify)
@@ -46,8 +62,12 @@
 #include <linux/bio.h>
 #include <linux/blk-cgroup.h>
 #include <linux/blkdev.h>
+#include <linux/bpf.h>
+#include <linux/filter.h>
 #include <linux/ftrace.h>
 #include <linux/hashtable.h>
+#include <linux/moduleparam.h>
+#include <linux/sched/clock.h>
 #include <linux/trace_recursion.h>
 #include "iocost_bpf.h"
 
@@ -80,18 +100,105 @@ static noinline notrace void iocost_builtin_skipped(struct bio *bio,
 	barrier();
 }
 
+/* calc_cost is the first member: its programs' expected_attach_type is 0 */
+#define IOCOST_CALC_COST_MEMBER 0
+/* calc_cost's arguments, in the u64 array a struct_ops program reads */
+#define IOCOST_CALC_COST_NARGS 5
+
+typedef u64 (*iocost_bpf_func_t)(const void *args, const struct bpf_insn *insn);
+
+static bool direct_call = true;
+module_param(direct_call, bool, 0644);
+MODULE_PARM_DESC(direct_call,
+		 "call a model's calc_cost program directly where that is known to be equivalent (default), or always through its struct_ops trampoline (0); read when a model registers");
+
+/**
+ * iocost_hook_model_prog - the program to call directly for calc_cost
+ * @map: the model's struct_ops map, registered (its programs are set)
+ *
+ * Return: the program, alive as long as @map, or NULL when the model must
+ * be called through its struct_ops trampoline (see the header comment).
+ */
+struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map)
+{
+#if IOCOST_OFF_ST_MAP_LINKS >= 0 && IOCOST_OFF_ST_MAP_FUNCS_CNT >= 0
+	char *st_map = (char *)map - IOCOST_OFF_ST_MAP_MAP;
+	struct bpf_link **links = *(struct bpf_link ***)(st_map + IOCOST_OFF_ST_MAP_LINKS);
+	u32 i, n = *(u32 *)(st_map + IOCOST_OFF_ST_MAP_FUNCS_CNT);
+	struct bpf_prog *prog;
+
+	BUILD_BUG_ON(offsetof(struct iocost_model_ops, calc_cost) != 0);
+	if (!READ_ONCE(direct_call) || IS_ENABLED(CONFIG_CFI_CLANG))
+		return NULL;
+	for (i = 0; i < n && links[i]; i++) {
+		prog = links[i]->prog;
+		if (prog->type != BPF_PROG_TYPE_STRUCT_OPS ||
+		    prog->expected_attach_type != IOCOST_CALC_COST_MEMBER)
+			continue;
+		if (!prog->jited)
+			return NULL;
+#if IOCOST_OFF_PROG_AUX_PRIV_STACK >= 0
+		if (prog->aux->jits_use_priv_stack)
+			return NULL;
+#endif
+		return prog;
+	}
+#endif
+	return NULL;
+}
+
+/*
+ * What the struct_ops trampoline does around a non-sleepable program,
+ * minus what is already true here: preemption is off, which also keeps
+ * the task on its CPU and is an RCU read-side critical section for
+ * synchronize_rcu(), the grace period that frees maps and programs.  The
+ * run context (current->bpf_ctx) is left alone: it carries attach cookies
+ * and function IPs for tracing programs, and no helper of a struct_ops
+ * program here (bpf_base_func_proto()) reads it.  Lockdep kernels get the
+ * rcu_read_lock() their helpers' RCU assertions look for.
+ */
+static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
+{
+	iocost_bpf_func_t func = (iocost_bpf_func_t)(void *)prog->bpf_func;
+	struct bpf_prog_stats *stats;
+	unsigned long flags;
+	u64 cost, start;
+
+	if (IS_ENABLED(CONFIG_PROVE_RCU))
+		rcu_read_lock();
+	if (static_branch_unlikely(&bpf_stats_enabled_key)) {
+		start = sched_clock();
+		cost = func(args, prog->insnsi);
+		start = sched_clock() - start;
+		stats = this_cpu_ptr(prog->stats);
+		flags = u64_stats_update_begin_irqsave(&stats->syncp);
+		u64_stats_inc(&stats->cnt);
+		u64_stats_add(&stats->nsecs, start);
+		u64_stats_update_end_irqrestore(&stats->syncp, flags);
+	} else {
+		cost = func(args, prog->insnsi);
+	}
+	if (IS_ENABLED(CONFIG_PROVE_RCU))
+		rcu_read_unlock();
+	return cost;
+}
+
 static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
-			bool is_merge)
+			struct blkcg *blkcg, bool is_merge)
 {
 	struct iocost_stats *st = this_cpu_ptr(b->stats);
-	struct cgroup_subsys_state *css = bio_blkcg_css(bio);
-	struct blkcg *blkcg = (void *)((char *)css - IOCOST_OFF_BLKCG_CSS);
-	u32 nbytes = bio->bi_iter.bi_size;
+	const struct iocost_model *m = b->model;
+	u64 args[IOCOST_CALC_COST_NARGS] = {
+		(__force u64)bio->bi_opf, bio->bi_iter.bi_size, bio->bi_iter.bi_sector,
+		(unsigned long)blkcg, is_merge ? IOCOST_COST_F_MERGE : 0,
+	};
 	u64 cost;
 
-	cost = b->model->ops->calc_cost(bio->bi_opf, nbytes,
-					bio->bi_iter.bi_sector, blkcg,
-					is_merge ? IOCOST_COST_F_MERGE : 0);
+	if (m->calc_prog)
+		cost = iocost_run_prog(m->calc_prog, args);
+	else
+		cost = m->ops->calc_cost(args[0], args[1], args[2], blkcg,
+					 args[4]);
 	if (cost > IOCOST_VTIME_PER_SEC) {
 		cost = IOCOST_VTIME_PER_SEC;
 		st->clamped++;
@@ -99,7 +206,7 @@ static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
 	st->charges++;
 	if (is_merge)
 		st->merges++;
-	if (!nbytes)
+	if (!args[1])
 		st->nodata++;
 	else if (!cost)
 		st->zero++;
@@ -117,21 +224,27 @@ static void notrace iocost_hook_handler(unsigned long ip,
 	bool is_merge = (u8)ftrace_regs_get_argument(fregs, 2);
 	u64 *costp = (void *)ftrace_regs_get_argument(fregs, 3);
 	struct iocost_binding *b;
-	int bit;
+	struct blkcg *blkcg;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	if (!bio->bi_bdev || !bio_blkcg_css(bio))
+	/*
+	 * No ftrace_test_recursion_trylock(): these ops trace one function,
+	 * and nothing the handler calls (the bindings, the model's program
+	 * and its helpers) can submit or merge a bio, so the handler cannot
+	 * recurse.  It needs preemption off: the per-cpu counters, RCU.
+	 */
+	preempt_disable_notrace();
+	/* bio_blkcg_css(), without the call */
+	if (!bio->bi_bdev || !bio->bi_blkg)
 		goto out;
 	b = iocost_binding_find(bio->bi_bdev->bd_disk);
 	if (!b)
 		goto out;
-	*costp = iocost_price(b, bio, is_merge);
+	blkcg = *(struct blkcg **)((char *)bio->bi_blkg + IOCOST_OFF_BLKG_BLKCG);
+	*costp = iocost_price(b, bio, blkcg, is_merge);
 	ftrace_regs_set_instruction_pointer(fregs,
 					    (unsigned long)iocost_builtin_skipped);
 out:
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 
 static struct ftrace_ops iocost_ftrace_ops = {

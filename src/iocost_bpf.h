@@ -20,6 +20,7 @@
 #include "iocost_btf.h"		/* generated from the target kernel's BTF */
 
 struct bpf_map;
+struct bpf_prog;
 struct ftrace_ops;
 
 /**
@@ -29,6 +30,8 @@ struct ftrace_ops;
  *	the blkcg lifecycle callbacks
  * @ops: the struct_ops kernel data (calc_cost & co)
  * @map: the struct_ops map that owns @ops
+ * @calc_prog: the program behind @ops->calc_cost, called directly by the
+ *	hook, or NULL to call @ops->calc_cost (iocost_hook_model_prog())
  * @name: copy of @ops->name
  * @registered: still in the registry (can be bound by name)
  * @nr_bindings: devices priced by this model
@@ -43,6 +46,7 @@ struct iocost_model {
 	struct list_head bound_node;
 	struct iocost_model_ops *ops;
 	struct bpf_map *map;
+	struct bpf_prog *calc_prog;
 	char name[IOCOST_MODEL_NAME_LEN];
 	bool registered;
 	unsigned int nr_bindings;
@@ -96,6 +100,7 @@ void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old);
 void iocost_hook_unpublish(struct iocost_binding *b);
 void iocost_hook_publish_model(struct iocost_model *m);
 void iocost_hook_unpublish_model(struct iocost_model *m);
+struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map);
 
 /* tick.c */
 void iocost_tick_init(void);

@@ -26,6 +26,8 @@ echo "# builtin flush-heavy $base_flush, 6 KiB $base_6k, fresh cgroup from 1 GiB
 expect_eq "hook not installed before any binding" \
 	"$(grep -c calc_vtime_cost_builtin /sys/kernel/tracing/enabled_functions)" 0
 check "iocost_2x registers through its skeleton loader" "$B/bin/iocost_2x"
+expect_nomatch "its calc_cost program is called directly (no trampoline note in the log)" \
+	"$(test_dmesg)" "called through its struct_ops trampoline"
 
 # ---- errors: each changes nothing ----
 before=$(cat "$SYS/bindings")
@@ -107,4 +109,20 @@ read -r l_seq _ <<<"$(price t "$D" "${seq_io[@]}")"
 expect_ratio "builtin price is back" "$l_seq" "$base_seq" 0.98 1.02
 expect_write "model=linear on an unbound disk is a no-op" "$SYS/bindings" "$D model=linear" OK
 check "the last reference is gone: the module unloads" wait_unload
+
+# ---- direct_call=0: the same model through its struct_ops trampoline ----
+check "insmod with direct_call=0" insmod "$MOD" direct_call=0
+expect_write "direct_call takes a boolean" /sys/module/iocost_bpf/parameters/direct_call maybe EINVAL
+expect_eq "a refused write leaves it as it was" "$(cat /sys/module/iocost_bpf/parameters/direct_call)" N
+check "iocost_2x registers" "$B/bin/iocost_2x"
+expect_match "the log says it is called through its trampoline" "$(test_dmesg)" \
+	"model iocost_2x registered \(called through its struct_ops trampoline\)"
+expect_write "bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
+read -r tr_seq tr_ios _ <<<"$(price t "$D" "${seq_io[@]}")"
+expect_ratio "through the trampoline: the same 2x price" "$tr_seq" "$x_seq" 0.999 1.001
+expect_eq "stats: one charge per completed IO" "$(binding_stat "$D" charges)" "$tr_ios"
+expect_write "restore linear" "$SYS/bindings" "$D model=linear" OK
+rm -f "$PINS/iocost_2x"
+wait_unregistered iocost_2x
+check "the module unloads" wait_unload
 finish
