@@ -164,7 +164,7 @@ static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
 	unsigned long flags;
 	u64 cost, start;
 
-	if (IS_ENABLED(CONFIG_PROVE_RCU))
+	if (IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
 		rcu_read_lock();
 	if (static_branch_unlikely(&bpf_stats_enabled_key)) {
 		start = sched_clock();
@@ -178,7 +178,7 @@ static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
 	} else {
 		cost = func(args, prog->insnsi);
 	}
-	if (IS_ENABLED(CONFIG_PROVE_RCU))
+	if (IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
 		rcu_read_unlock();
 	return cost;
 }
