@@ -128,7 +128,9 @@ struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map)
 	struct bpf_prog *prog;
 
 	BUILD_BUG_ON(offsetof(struct iocost_model_ops, calc_cost) != 0);
-	if (!READ_ONCE(direct_call) || IS_ENABLED(CONFIG_CFI_CLANG))
+	/* kCFI checks the type of an indirect call: ours returns u64 */
+	if (!READ_ONCE(direct_call) || IS_ENABLED(CONFIG_CFI_CLANG) ||
+	    IS_ENABLED(CONFIG_CFI))
 		return NULL;
 	for (i = 0; i < n && links[i]; i++) {
 		prog = links[i]->prog;
