@@ -164,18 +164,18 @@ static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
 	iocost_bpf_func_t func = (iocost_bpf_func_t)(void *)prog->bpf_func;
 	struct bpf_prog_stats *stats;
 	unsigned long flags;
-	u64 cost, start;
+	u64 cost, start, ns;
 
 	if (IS_ENABLED(CONFIG_DEBUG_LOCK_ALLOC))
 		rcu_read_lock();
 	if (static_branch_unlikely(&bpf_stats_enabled_key)) {
 		start = sched_clock();
 		cost = func(args, prog->insnsi);
-		start = sched_clock() - start;
+		ns = sched_clock() - start;
 		stats = this_cpu_ptr(prog->stats);
 		flags = u64_stats_update_begin_irqsave(&stats->syncp);
 		u64_stats_inc(&stats->cnt);
-		u64_stats_add(&stats->nsecs, start);
+		u64_stats_add(&stats->nsecs, ns);
 		u64_stats_update_end_irqrestore(&stats->syncp, flags);
 	} else {
 		cost = func(args, prog->insnsi);
