@@ -32,7 +32,7 @@ USER_CFLAGS := -Wall -Wextra -Werror -O2 -g
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(O) -Iinclude -Ibpf
 
-MOD_FILES := src/main.c src/ctl.c src/hook.c src/tick.c src/parse.c \
+MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/tick.c src/parse.c \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
 MODELS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))

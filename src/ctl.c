@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ctl.c - the control path: struct_ops -> registry -> sysfs -> bindings
+ * ctl.c - the control path: struct_ops -> registry -> sysfs -> binding.c
  *
  * Registering an iocost_model_ops struct_ops (bpftool struct_ops register,
  * a libbpf skeleton, iocostctl load) calls iocost_model_reg(), which puts
@@ -12,10 +12,16 @@
  *   bindings  (0644) "MAJ:MIN model=NAME" binds, "MAJ:MIN model=linear"
  *		      restores the builtin; reads back one line per bound disk
  *   stats     (0444) per bound disk: what the model priced since binding
+ * They are binary attributes so that no length limit (a page for a plain
+ * attribute) cuts them: every read regenerates the whole text and copies
+ * the part at its offset, so a reader that reads in pieces sees one
+ * consistent text unless the bindings change between its reads.
  *
- * A write is parsed, the model looked up and the disk resolved before
- * anything changes; the switch then happens under iocost_ctl_lock, which
- * serializes every writer, the registry and the hook installation.
+ * A write is parsed and the disk opened (with the writer's credentials,
+ * as io.cost.model does) before anything changes; binding.c then makes
+ * the switch under iocost_lock, which serializes every writer, the
+ * registry and the hook installation.  Reads never open a disk and never
+ * change anything.
  *
  * Lifetime, as the series specifies: a binding holds a reference on the
  * model's struct_ops map (bpf_map_inc; the kernel's bpf_struct_ops_get()
@@ -28,10 +34,8 @@
  * callbacks (hook.c), its last binding unsubscribes it: they follow the
  * binding, not the registry.
  *
- * A binding is made for a whole disk, identified by dev_t and diskseq:
- * partitions are refused with ENODEV (bind the disk; a partition's bios are
- * charged to its disk), and a disk that went away is dropped from the
- * bindings at the next access of the control files.
+ * A binding is made for a whole disk: partitions are refused with ENODEV
+ * (bind the disk; a partition's bios are charged to its disk).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -42,15 +46,13 @@
 #include <linux/file.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include "iocost_bpf.h"
 #include "parse.h"
 
-static DEFINE_MUTEX(iocost_ctl_lock);
-static LIST_HEAD(iocost_models);	/* registered models */
-static LIST_HEAD(iocost_binding_list);	/* all bindings */
-static unsigned int iocost_nr_bindings;
+static LIST_HEAD(iocost_models);	/* registered models, under iocost_lock */
 static struct kobject *iocost_kobj;
 
 /* ---- the struct_ops type ---------------------------------------------- */
@@ -61,7 +63,14 @@ static struct bpf_map *iocost_kdata_to_map(void *kdata)
 			IOCOST_OFF_ST_MAP_KVALUE + IOCOST_OFF_ST_MAP_MAP);
 }
 
-static struct iocost_model *iocost_model_find(const char *name)
+/**
+ * iocost_model_find - a registered model by name
+ * @name: the name
+ *
+ * Context: iocost_lock held.
+ * Return: the model or NULL.
+ */
+struct iocost_model *iocost_model_find(const char *name)
 {
 	struct iocost_model *m;
 
@@ -71,16 +80,11 @@ static struct iocost_model *iocost_model_find(const char *name)
 	return NULL;
 }
 
-static void iocost_model_free_if_unused(struct iocost_model *m)
-{
-	if (!m->registered && !m->nr_bindings)
-		kfree(m);
-}
-
 static int iocost_model_reg(void *kdata, struct bpf_link *link)
 {
 	struct iocost_model_ops *ops = kdata;
 	struct bpf_map *map = iocost_kdata_to_map(kdata);
+	const char *why = NULL;
 	struct iocost_model *m;
 
 	if (!ops->calc_cost || !iocost_name_valid(ops->name, sizeof(ops->name)))
@@ -101,22 +105,26 @@ static int iocost_model_reg(void *kdata, struct bpf_link *link)
 		return -ENOMEM;
 	m->ops = ops;
 	m->map = map;
-	m->calc_prog = iocost_hook_model_prog(map);
+	m->calc_prog = iocost_hook_model_prog(map, &why);
 	m->registered = true;
 	strscpy(m->name, ops->name, sizeof(m->name));
 
-	mutex_lock(&iocost_ctl_lock);
+	mutex_lock(&iocost_lock);
 	if (iocost_model_find(m->name)) {
-		mutex_unlock(&iocost_ctl_lock);
+		mutex_unlock(&iocost_lock);
 		pr_info("model %s: a model of that name is already registered\n",
 			m->name);
 		kfree(m);
 		return -EEXIST;
 	}
 	list_add_tail(&m->node, &iocost_models);
-	mutex_unlock(&iocost_ctl_lock);
-	pr_info("model %s registered%s\n", m->name, m->calc_prog ? "" :
-		" (called through its struct_ops trampoline)");
+	mutex_unlock(&iocost_lock);
+	if (m->calc_prog)
+		pr_info("model %s registered (calc_cost called directly)\n",
+			m->name);
+	else
+		pr_info("model %s registered (called through its struct_ops trampoline: %s)\n",
+			m->name, why);
 	return 0;
 }
 
@@ -124,7 +132,7 @@ static void iocost_model_unreg(void *kdata, struct bpf_link *link)
 {
 	struct iocost_model *m, *found = NULL;
 
-	mutex_lock(&iocost_ctl_lock);
+	mutex_lock(&iocost_lock);
 	list_for_each_entry(m, &iocost_models, node) {
 		if (m->ops == kdata) {
 			found = m;
@@ -137,9 +145,11 @@ static void iocost_model_unreg(void *kdata, struct bpf_link *link)
 		pr_info("model %s unregistered%s\n", found->name,
 			found->nr_bindings ?
 			" (still bound: kept until its devices switch back to linear)" : "");
-		iocost_model_free_if_unused(found);
+		/* else binding.c frees it with its last binding */
+		if (!found->nr_bindings)
+			kfree_rcu(found, rcu);
 	}
-	mutex_unlock(&iocost_ctl_lock);
+	mutex_unlock(&iocost_lock);
 }
 
 static int iocost_model_validate(void *kdata)
@@ -268,255 +278,135 @@ int iocost_ctl_register_ops(void)
 	return ret;
 }
 
-/* ---- bindings ------------------------------------------------------------ */
-
-/* Resolve MAJ:MIN to a whole disk's diskseq, as io.cost.model does. */
-static int iocost_resolve_disk(dev_t devt, u64 *diskseq)
-{
-	struct block_device *bdev;
-	struct file *file;
-	int ret = 0;
-
-	file = bdev_file_open_by_dev(devt, BLK_OPEN_READ | BLK_OPEN_NDELAY,
-				     NULL, NULL);
-	if (IS_ERR(file))
-		return -ENODEV;
-	bdev = file_bdev(file);
-	if (bdev_is_partition(bdev))
-		ret = -ENOTBLK;
-	else
-		*diskseq = bdev->bd_disk->diskseq;
-	fput(file);
-	return ret;
-}
-
-/* @m prices one more device; the first binding subscribes it to blkcg events */
-static void iocost_model_add_binding(struct iocost_model *m)
-{
-	if (!m->nr_bindings++)
-		iocost_hook_publish_model(m);
-}
-
-/* ... one device less; the caller waits for a grace period before freeing */
-static void iocost_model_drop_binding(struct iocost_model *m)
-{
-	if (!--m->nr_bindings)
-		iocost_hook_unpublish_model(m);
-}
-
-static void iocost_binding_free(struct iocost_binding *b)
-{
-	free_percpu(b->stats);
-	kfree(b);
-}
-
-/*
- * Take @b out of service; the caller does synchronize_rcu() and then
- * iocost_binding_release().  Called with iocost_ctl_lock held.
- */
-static void iocost_binding_unlink(struct iocost_binding *b)
-{
-	list_del(&b->node);
-	iocost_model_drop_binding(b->model);
-	if (!--iocost_nr_bindings)
-		iocost_hook_remove();
-}
-
-/* Drop what @b holds.  Called with iocost_ctl_lock held, after a grace period. */
-static struct bpf_map *iocost_binding_release(struct iocost_binding *b)
-{
-	struct iocost_model *m = b->model;
-	struct bpf_map *map = m->map;
-
-	iocost_model_free_if_unused(m);
-	iocost_binding_free(b);
-	return map;	/* bpf_map_put() it outside iocost_ctl_lock */
-}
-
-static struct iocost_binding *iocost_binding_find_devt(dev_t devt)
-{
-	struct iocost_binding *b;
-
-	list_for_each_entry(b, &iocost_binding_list, node)
-		if (b->devt == devt)
-			return b;
-	return NULL;
-}
-
-/*
- * Drop bindings of disks that went away (or were replaced by a new disk
- * with the same MAJ:MIN).  Called with iocost_ctl_lock held; returns the
- * maps to put in @maps (at most @max; the rest waits for the next call).
- */
-static int iocost_prune_locked(struct bpf_map **maps, int max)
-{
-	struct iocost_binding *b, *tmp;
-	LIST_HEAD(dead);
-	int n = 0;
-
-	list_for_each_entry_safe(b, tmp, &iocost_binding_list, node) {
-		u64 seq;
-
-		if (n == max)
-			break;
-		if (!iocost_resolve_disk(b->devt, &seq) && seq == b->diskseq)
-			continue;
-		pr_info("%u:%u went away: dropping its binding to %s\n",
-			MAJOR(b->devt), MINOR(b->devt), b->model->name);
-		iocost_hook_unpublish(b);
-		iocost_binding_unlink(b);
-		list_add(&b->node, &dead);
-		n++;
-	}
-	if (!n)
-		return 0;
-	synchronize_rcu();
-	n = 0;
-	list_for_each_entry_safe(b, tmp, &dead, node)
-		maps[n++] = iocost_binding_release(b);
-	return n;
-}
-
-#define IOCOST_PRUNE_BATCH 16
-
-/*
- * Take iocost_ctl_lock for a reader of the bindings, first dropping the
- * bindings of disks that went away.  Returns with the lock held.
- */
-static void iocost_ctl_lock_and_prune(void)
-{
-	struct bpf_map *maps[IOCOST_PRUNE_BATCH];
-	int i, n;
-
-	mutex_lock(&iocost_ctl_lock);
-	n = iocost_prune_locked(maps, IOCOST_PRUNE_BATCH);
-	if (!n)
-		return;
-	mutex_unlock(&iocost_ctl_lock);
-	for (i = 0; i < n; i++)
-		bpf_map_put(maps[i]);
-	mutex_lock(&iocost_ctl_lock);
-}
-
-static int iocost_bind(dev_t devt, u64 diskseq, const char *name)
-{
-	struct iocost_binding *b, *old;
-	struct bpf_map *old_map = NULL;
-	struct iocost_model *m;
-	int ret;
-
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
-	if (!b)
-		return -ENOMEM;
-	b->stats = alloc_percpu(struct iocost_stats);
-	if (!b->stats) {
-		kfree(b);
-		return -ENOMEM;
-	}
-	b->devt = devt;
-	b->diskseq = diskseq;
-
-	mutex_lock(&iocost_ctl_lock);
-	m = iocost_model_find(name);
-	if (!m) {
-		ret = -ENOENT;
-		goto err_unlock;
-	}
-	old = iocost_binding_find_devt(devt);
-	if (!old && !iocost_nr_bindings) {
-		ret = iocost_hook_install();
-		if (ret)
-			goto err_unlock;
-	}
-	bpf_map_inc(m->map);
-	iocost_model_add_binding(m);
-	b->model = m;
-	iocost_hook_publish(b, old);
-	if (old) {
-		list_replace(&old->node, &b->node);
-		iocost_model_drop_binding(old->model);
-		synchronize_rcu();
-		old_map = iocost_binding_release(old);
-	} else {
-		list_add_tail(&b->node, &iocost_binding_list);
-		iocost_nr_bindings++;
-	}
-	mutex_unlock(&iocost_ctl_lock);
-	if (old_map)
-		bpf_map_put(old_map);
-	pr_info("%u:%u bound to model %s\n", MAJOR(devt), MINOR(devt), name);
-	return 0;
-
-err_unlock:
-	mutex_unlock(&iocost_ctl_lock);
-	iocost_binding_free(b);
-	return ret;
-}
-
-static int iocost_unbind(dev_t devt)
-{
-	struct iocost_binding *b;
-	struct bpf_map *map;
-
-	mutex_lock(&iocost_ctl_lock);
-	b = iocost_binding_find_devt(devt);
-	if (!b) {
-		mutex_unlock(&iocost_ctl_lock);
-		return 0;	/* already linear */
-	}
-	iocost_hook_unpublish(b);
-	iocost_binding_unlink(b);
-	synchronize_rcu();
-	pr_info("%u:%u back to the builtin linear model (was %s)\n",
-		MAJOR(devt), MINOR(devt), b->model->name);
-	map = iocost_binding_release(b);
-	mutex_unlock(&iocost_ctl_lock);
-	bpf_map_put(map);
-	return 0;
-}
-
 /* ---- sysfs --------------------------------------------------------------- */
 
-static ssize_t models_show(struct kobject *kobj, struct kobj_attribute *attr,
-			   char *buf)
+/* the longest text a control file produces: 64 KiB bindings of stats */
+#define IOCOST_TEXT_MAX (16 << 20)
+
+/*
+ * Copy the part at @off of the text @gen prints: @gen runs again with a
+ * larger buffer until the whole text fits.
+ */
+static ssize_t iocost_text_read(char *buf, loff_t off, size_t count,
+				void (*gen)(struct seq_buf *s))
+{
+	size_t size = PAGE_SIZE, len;
+	struct seq_buf s;
+	ssize_t ret = 0;
+	char *text;
+
+	for (;;) {
+		text = kvmalloc(size, GFP_KERNEL);
+		if (!text)
+			return -ENOMEM;
+		seq_buf_init(&s, text, size);
+		gen(&s);
+		if (!seq_buf_has_overflowed(&s))
+			break;
+		kvfree(text);
+		if (size >= IOCOST_TEXT_MAX)
+			return -EFBIG;
+		size *= 2;
+	}
+	len = seq_buf_used(&s);
+	if (off < len) {
+		ret = min_t(size_t, count, len - off);
+		memcpy(buf, text + off, ret);
+	}
+	kvfree(text);
+	return ret;
+}
+
+static void models_gen(struct seq_buf *s)
 {
 	struct iocost_model *m;
-	int len = 0;
 
-	mutex_lock(&iocost_ctl_lock);
+	mutex_lock(&iocost_lock);
 	list_for_each_entry(m, &iocost_models, node)
-		len += sysfs_emit_at(buf, len, "%s bindings=%u\n", m->name,
-				     m->nr_bindings);
-	mutex_unlock(&iocost_ctl_lock);
-	return len;
+		seq_buf_printf(s, "%s bindings=%u\n", m->name, m->nr_bindings);
+	mutex_unlock(&iocost_lock);
 }
 
-static ssize_t bindings_show(struct kobject *kobj, struct kobj_attribute *attr,
-			     char *buf)
+static void binding_line(struct seq_buf *s, const struct iocost_binding *b)
 {
-	struct iocost_binding *b;
-	int len = 0;
-
-	iocost_ctl_lock_and_prune();
-	list_for_each_entry(b, &iocost_binding_list, node)
-		len += sysfs_emit_at(buf, len, "%u:%u model=%s\n",
-				     MAJOR(b->devt), MINOR(b->devt),
-				     b->model->name);
-	mutex_unlock(&iocost_ctl_lock);
-	return len;
+	seq_buf_printf(s, "%u:%u model=%s\n", MAJOR(b->devt), MINOR(b->devt),
+		       b->model->name);
 }
 
-static ssize_t bindings_store(struct kobject *kobj, struct kobj_attribute *attr,
-			      const char *buf, size_t count)
+static void bindings_gen(struct seq_buf *s)
+{
+	iocost_bindings_show(s, binding_line);
+}
+
+static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
+{
+	struct iocost_stats sum;
+
+	iocost_binding_stats(b, &sum);
+	seq_buf_printf(s, "%u:%u model=%s registered=%d charges=%llu merges=%llu nodata=%llu zero=%llu clamped=%llu vtime=%llu\n",
+		       MAJOR(b->devt), MINOR(b->devt), b->model->name,
+		       b->model->registered, sum.charges, sum.merges,
+		       sum.nodata, sum.zero, sum.clamped, sum.vtime);
+}
+
+static void stats_gen(struct seq_buf *s)
+{
+	iocost_bindings_show(s, stats_line);
+}
+
+static ssize_t models_read(struct file *file, struct kobject *kobj,
+			   struct bin_attribute *attr, char *buf, loff_t off,
+			   size_t count)
+{
+	return iocost_text_read(buf, off, count, models_gen);
+}
+
+static ssize_t bindings_read(struct file *file, struct kobject *kobj,
+			     struct bin_attribute *attr, char *buf, loff_t off,
+			     size_t count)
+{
+	return iocost_text_read(buf, off, count, bindings_gen);
+}
+
+static ssize_t stats_read(struct file *file, struct kobject *kobj,
+			  struct bin_attribute *attr, char *buf, loff_t off,
+			  size_t count)
+{
+	return iocost_text_read(buf, off, count, stats_gen);
+}
+
+/* Open MAJ:MIN as io.cost.model does: the writer's credentials apply. */
+static struct file *iocost_open_disk(const struct iocost_bind_req *req)
+{
+	struct file *file;
+
+	file = bdev_file_open_by_dev(MKDEV(req->major, req->minor),
+				     BLK_OPEN_READ | BLK_OPEN_NDELAY, NULL, NULL);
+	if (IS_ERR(file)) {
+		pr_info_ratelimited("bindings: %u:%u: no such block device (%ld)\n",
+				    req->major, req->minor, PTR_ERR(file));
+		return ERR_PTR(-ENODEV);
+	}
+	if (bdev_is_partition(file_bdev(file))) {
+		pr_info_ratelimited("bindings: %u:%u: is a partition: bind its whole disk\n",
+				    req->major, req->minor);
+		fput(file);
+		return ERR_PTR(-ENODEV);
+	}
+	return file;
+}
+
+static ssize_t bindings_write(struct file *f, struct kobject *kobj,
+			      struct bin_attribute *attr, char *buf, loff_t off,
+			      size_t count)
 {
 	struct iocost_bind_req req;
-	u64 diskseq;
-	dev_t devt;
+	struct file *file;
 	int ret;
 
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	ret = iocost_parse_bind(buf, count, &req);
+	ret = off ? -EINVAL : iocost_parse_bind(buf, count, &req);
 	if (ret) {
 		pr_info_ratelimited("bindings: refused \"%*pE\": %s\n",
 				    (int)min_t(size_t, count, 64), buf,
@@ -524,70 +414,37 @@ static ssize_t bindings_store(struct kobject *kobj, struct kobj_attribute *attr,
 				    "expected \"MAJ:MIN model=NAME\"");
 		return ret;
 	}
-	devt = MKDEV(req.major, req.minor);
-	ret = iocost_resolve_disk(devt, &diskseq);
-	if (ret) {
-		pr_info_ratelimited("bindings: %u:%u: %s\n", req.major, req.minor,
-				    ret == -ENOTBLK ? "is a partition: bind its whole disk" :
-				    "no such block device");
-		return -ENODEV;
-	}
+	file = iocost_open_disk(&req);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
 	if (req.linear)
-		ret = iocost_unbind(devt);
+		ret = iocost_unbind(MKDEV(req.major, req.minor));
 	else
-		ret = iocost_bind(devt, diskseq, req.name);
+		ret = iocost_bind(file_bdev(file)->bd_disk, req.name);
+	fput(file);
 	if (ret == -ENOENT)
 		pr_info_ratelimited("bindings: %u:%u: no model named %s is registered\n",
 				    req.major, req.minor, req.name);
+	else if (ret == -ENODEV)
+		pr_info_ratelimited("bindings: %u:%u: the disk went away\n",
+				    req.major, req.minor);
 	return ret ? ret : count;
 }
 
-static ssize_t stats_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	struct iocost_binding *b;
-	int len = 0, cpu;
+static BIN_ATTR_RO(models, 0);
+static BIN_ATTR_RW(bindings, 0);
+static BIN_ATTR_RO(stats, 0);
 
-	iocost_ctl_lock_and_prune();
-	list_for_each_entry(b, &iocost_binding_list, node) {
-		struct iocost_stats sum = {};
-
-		for_each_possible_cpu(cpu) {
-			struct iocost_stats *s = per_cpu_ptr(b->stats, cpu);
-
-			sum.charges += READ_ONCE(s->charges);
-			sum.merges += READ_ONCE(s->merges);
-			sum.nodata += READ_ONCE(s->nodata);
-			sum.zero += READ_ONCE(s->zero);
-			sum.clamped += READ_ONCE(s->clamped);
-			sum.vtime += READ_ONCE(s->vtime);
-		}
-		len += sysfs_emit_at(buf, len,
-				     "%u:%u model=%s registered=%d charges=%llu merges=%llu nodata=%llu zero=%llu clamped=%llu vtime=%llu\n",
-				     MAJOR(b->devt), MINOR(b->devt),
-				     b->model->name, b->model->registered,
-				     sum.charges, sum.merges, sum.nodata,
-				     sum.zero, sum.clamped, sum.vtime);
-	}
-	mutex_unlock(&iocost_ctl_lock);
-	return len;
-}
-
-static struct kobj_attribute models_attr = __ATTR_RO(models);
-static struct kobj_attribute bindings_attr = __ATTR_RW(bindings);
-static struct kobj_attribute stats_attr = __ATTR_RO(stats);
-
-static struct attribute *iocost_attrs[] = {
-	&models_attr.attr,
-	&bindings_attr.attr,
-	&stats_attr.attr,
+static struct bin_attribute *iocost_bin_attrs[] = {
+	&bin_attr_models,
+	&bin_attr_bindings,
+	&bin_attr_stats,
 	NULL,
 };
 
 static const struct attribute_group iocost_attr_group = {
-	.attrs = iocost_attrs,
+	.bin_attrs = iocost_bin_attrs,
 };
-
 /**
  * iocost_ctl_init - create /sys/kernel/iocost_bpf
  *
@@ -609,11 +466,12 @@ int iocost_ctl_init(void)
 /**
  * iocost_ctl_exit - remove /sys/kernel/iocost_bpf
  *
- * Nothing can be bound or registered here: both hold a module reference.
+ * Nothing can be registered here: a registered model holds a module
+ * reference.
  */
 void iocost_ctl_exit(void)
 {
-	WARN_ON_ONCE(iocost_nr_bindings || !list_empty(&iocost_models));
+	WARN_ON_ONCE(!list_empty(&iocost_models));
 	sysfs_remove_group(iocost_kobj, &iocost_attr_group);
 	kobject_put(iocost_kobj);
 }

@@ -34,8 +34,8 @@
  * rcu_read_lock() and migrate_disable(), sets the run context, keeps the
  * BPF run-time statistics and calls the program.  On the bio path that
  * wrapper cost about as much as the rest of the hook (measured in
- * instructions per IO: docs/PERFORMANCE.md), and the handler already runs
- * with preemption disabled.  So when a model registers,
+ * instructions per IO: docs/PERFORMANCE.md), and the handler already holds
+ * the task on its CPU inside an RCU read side.  So when a model registers,
  * iocost_hook_model_prog() finds the program behind calc_cost in its
  * struct_ops map, and the handler calls it the way bpf_prog_run() calls
  * any JITed program, bpf_func(args, insnsi), with the arguments in a u64
@@ -43,19 +43,44 @@
  * kernel.bpf_stats_enabled is on; iocost_run_prog() says what it leaves
  * out, and why.  Where that is not known to be equivalent (the map's
  * layout is missing from BTF, the program is not JITed or uses a private
- * stack, or kCFI would check the call's type), the model is called through
- * ops->calc_cost, and its registration says so in the kernel log; so it
- * is with the module parameter direct_call=0 (for comparison).
+ * stack, kCFI would check the call's type, or the kernel is not a version
+ * the direct call was reviewed against: 6.12), the model is called through
+ * ops->calc_cost; so it is with the module parameter direct_call=0 (for
+ * comparison).  Its registration says which in the kernel log.
  *
- * Bindings are replaced under iocost_ctl_lock and freed only after
- * synchronize_rcu(), which waits for every handler.
+ * Bindings (binding.c) are replaced under iocost_lock and freed only
+ * after synchronize_rcu(), which waits for every handler.
+ *
+ * Context.  The handler runs the model with preemption disabled, which is
+ * also the RCU read side the bindings rely on, and keeps the task on its
+ * CPU for the per-cpu counters.  On PREEMPT_RT a spinlock_t sleeps, and
+ * BPF helpers may take one (an LPM trie update does on 6.12): there the
+ * handler does what the struct_ops trampoline does instead,
+ * rcu_read_lock() and migrate_disable(), and the model runs preemptible.
+ * ftrace calls the handler directly (no FTRACE_OPS_FL_RECURSION), with
+ * preemption as the caller has it, unless another ftrace user traces the
+ * same function: then ftrace's list function disables preemption around
+ * every handler, on RT too (docs/RELIABILITY.md).
+ *
+ * The ops are FTRACE_OPS_FL_PERMANENT, as livepatch's are: with
+ * kernel.ftrace_enabled=0 attaching fails (the first bind fails with
+ * EBUSY) instead of "succeeding" with nothing called, and while a disk is
+ * bound the sysctl cannot turn ftrace off under the bindings.
+ *
+ * Coverage.  A compiler may emit a second copy of a function
+ * (.constprop.N, .part.N, .isra.N) for some of its callers; a hook on one
+ * copy would leave the other callers priced by the builtin without a
+ * word.  iocost_hook_init() refuses the kernel if any hooked function has
+ * such a copy beside it.
  *
  * The blkcg lifecycle follows the bindings, as the series specifies: while
  * at least one device is bound, two more ftrace handlers (no ip-modify)
  * run at the entry of blkcg_css_online() and blkcg_css_offline() and call
  * blkcg_online()/blkcg_offline() of every bound model, once per model
  * however many devices it prices, registered or not.  Models enter that
- * RCU list with their first binding and leave it with their last.
+ * RCU list with their first binding and leave it with their last.  A
+ * fourth handler, at the entry of bdev_mark_dead(), tells binding.c when
+ * a bound disk goes away.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -65,29 +90,14 @@
 #include <linux/bpf.h>
 #include <linux/filter.h>
 #include <linux/ftrace.h>
-#include <linux/hashtable.h>
+#include <linux/version.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/clock.h>
-#include <linux/trace_recursion.h>
 #include "iocost_bpf.h"
 
 #if !IOCOST_HAVE_CALC_VTIME_COST_BUILTIN
 #error "the target kernel has no calc_vtime_cost_builtin(bio, iocg, is_merge, costp) in BTF"
 #endif
-
-static DEFINE_HASHTABLE(iocost_bindings, 6);
-static LIST_HEAD(iocost_bound_models);
-
-static struct iocost_binding *iocost_binding_find(struct gendisk *disk)
-{
-	struct iocost_binding *b;
-	dev_t devt = disk_devt(disk);
-
-	hash_for_each_possible_rcu_notrace(iocost_bindings, b, hnode, devt)
-		if (b->devt == devt && b->diskseq == disk->diskseq)
-			return b;
-	return NULL;
-}
 
 /*
  * Where a substituted call continues: it returns straight to the caller of
@@ -107,6 +117,15 @@ static noinline notrace void iocost_builtin_skipped(struct bio *bio,
 
 typedef u64 (*iocost_bpf_func_t)(const void *args, const struct bpf_insn *insn);
 
+/*
+ * The direct call repeats what bpf_prog_run() and the struct_ops
+ * trampoline do for a JITed program; it was reviewed against those of
+ * Linux 6.12.  Other kernels call the model through its trampoline.
+ */
+#define IOCOST_DIRECT_CALL_REVIEWED \
+	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
+	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0))
+
 static bool direct_call = true;
 module_param(direct_call, bool, 0644);
 MODULE_PARM_DESC(direct_call,
@@ -115,45 +134,58 @@ MODULE_PARM_DESC(direct_call,
 /**
  * iocost_hook_model_prog - the program to call directly for calc_cost
  * @map: the model's struct_ops map, registered (its programs are set)
+ * @why: set to the reason when the result is NULL
  *
  * Return: the program, alive as long as @map, or NULL when the model must
  * be called through its struct_ops trampoline (see the header comment).
  */
-struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map)
+struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why)
 {
-#if IOCOST_OFF_ST_MAP_LINKS >= 0 && IOCOST_OFF_ST_MAP_FUNCS_CNT >= 0
+#if IOCOST_DIRECT_CALL_REVIEWED && IOCOST_OFF_ST_MAP_LINKS >= 0 && \
+	IOCOST_OFF_ST_MAP_FUNCS_CNT >= 0
 	char *st_map = (char *)map - IOCOST_OFF_ST_MAP_MAP;
 	struct bpf_link **links = *(struct bpf_link ***)(st_map + IOCOST_OFF_ST_MAP_LINKS);
 	u32 i, n = *(u32 *)(st_map + IOCOST_OFF_ST_MAP_FUNCS_CNT);
 	struct bpf_prog *prog;
 
 	BUILD_BUG_ON(offsetof(struct iocost_model_ops, calc_cost) != 0);
-	/* kCFI checks the type of an indirect call: ours returns u64 */
-	if (!READ_ONCE(direct_call) || IS_ENABLED(CONFIG_CFI_CLANG) ||
-	    IS_ENABLED(CONFIG_CFI))
+	*why = "direct_call=0";
+	if (!READ_ONCE(direct_call))
 		return NULL;
+	/* kCFI checks the type of an indirect call: ours returns u64 */
+	*why = "kCFI";
+	if (IS_ENABLED(CONFIG_CFI_CLANG) || IS_ENABLED(CONFIG_CFI))
+		return NULL;
+	*why = "no calc_cost program in the map";
 	for (i = 0; i < n && links[i]; i++) {
 		prog = links[i]->prog;
 		if (prog->type != BPF_PROG_TYPE_STRUCT_OPS ||
 		    prog->expected_attach_type != IOCOST_CALC_COST_MEMBER)
 			continue;
+		*why = "not JITed";
 		if (!prog->jited)
 			return NULL;
 #if IOCOST_OFF_PROG_AUX_PRIV_STACK >= 0
+		*why = "private stack";
 		if (prog->aux->jits_use_priv_stack)
 			return NULL;
 #endif
 		return prog;
 	}
+#elif !IOCOST_DIRECT_CALL_REVIEWED
+	*why = "the direct call was not reviewed for this kernel version";
+#else
+	*why = "the struct_ops map layout is not in this kernel's BTF";
 #endif
 	return NULL;
 }
 
 /*
  * What the struct_ops trampoline does around a non-sleepable program,
- * minus what is already true here: preemption is off, which also keeps
- * the task on its CPU and is an RCU read-side critical section for
- * synchronize_rcu(), the grace period that frees maps and programs.  The
+ * minus what is already true here (iocost_model_enter()): the task stays
+ * on its CPU, inside an RCU read-side critical section for
+ * synchronize_rcu(), the grace period that frees maps and programs
+ * (disabled preemption is one; on PREEMPT_RT rcu_read_lock() is held).  The
  * run context (current->bpf_ctx) is left alone: it carries attach cookies
  * and function IPs for tracing programs, and no helper of a struct_ops
  * program here (bpf_base_func_proto()) reads it.  Lockdep kernels get the
@@ -188,7 +220,7 @@ static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
 static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
 			struct blkcg *blkcg, bool is_merge)
 {
-	struct iocost_stats *st = this_cpu_ptr(b->stats);
+	struct iocost_stats __percpu *st = b->stats;
 	const struct iocost_model *m = b->model;
 	u64 args[IOCOST_CALC_COST_NARGS] = {
 		(__force u64)bio->bi_opf, bio->bi_iter.bi_size, bio->bi_iter.bi_sector,
@@ -203,17 +235,41 @@ static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
 					 args[4]);
 	if (cost > IOCOST_VTIME_PER_SEC) {
 		cost = IOCOST_VTIME_PER_SEC;
-		st->clamped++;
+		this_cpu_inc(st->clamped);
 	}
-	st->charges++;
+	this_cpu_inc(st->charges);
 	if (is_merge)
-		st->merges++;
+		this_cpu_inc(st->merges);
 	if (!args[1])
-		st->nodata++;
+		this_cpu_inc(st->nodata);
 	else if (!cost)
-		st->zero++;
-	st->vtime += cost;
+		this_cpu_inc(st->zero);
+	this_cpu_add(st->vtime, cost);
 	return cost;
+}
+
+/*
+ * The model's context: preemption off, or on PREEMPT_RT, where helpers'
+ * spinlock_t sleep, what the struct_ops trampoline uses (header comment).
+ */
+static __always_inline void iocost_model_enter(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		rcu_read_lock();
+		migrate_disable();
+	} else {
+		preempt_disable_notrace();
+	}
+}
+
+static __always_inline void iocost_model_exit(void)
+{
+	if (IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		migrate_enable();
+		rcu_read_unlock();
+	} else {
+		preempt_enable_notrace();
+	}
 }
 
 static void notrace iocost_hook_handler(unsigned long ip,
@@ -232,9 +288,9 @@ static void notrace iocost_hook_handler(unsigned long ip,
 	 * No ftrace_test_recursion_trylock(): these ops trace one function,
 	 * and nothing the handler calls (the bindings, the model's program
 	 * and its helpers) can submit or merge a bio, so the handler cannot
-	 * recurse.  It needs preemption off: the per-cpu counters, RCU.
+	 * recurse.  It needs RCU and one CPU: iocost_model_enter().
 	 */
-	preempt_disable_notrace();
+	iocost_model_enter();
 	/* bio_blkcg_css(), without the call */
 	if (!bio->bi_bdev || !bio->bi_blkg)
 		goto out;
@@ -246,12 +302,12 @@ static void notrace iocost_hook_handler(unsigned long ip,
 	ftrace_regs_set_instruction_pointer(fregs,
 					    (unsigned long)iocost_builtin_skipped);
 out:
-	preempt_enable_notrace();
+	iocost_model_exit();
 }
 
 static struct ftrace_ops iocost_ftrace_ops = {
 	.func = iocost_hook_handler,
-	.flags = FTRACE_OPS_FL_IPMODIFY,
+	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
 };
 
 /* blkcg_css_online(css) / blkcg_css_offline(css) -> every bound model */
@@ -262,11 +318,13 @@ static void notrace iocost_blkcg_notify(unsigned long ip,
 	struct cgroup_subsys_state *css = (void *)ftrace_regs_get_argument(fregs, 0);
 	struct blkcg *blkcg = (void *)((char *)css - IOCOST_OFF_BLKCG_CSS);
 	struct iocost_model *m;
-	int bit;
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
+	/*
+	 * No ftrace recursion lock: it disables preemption, which the
+	 * models' callbacks must not run under on PREEMPT_RT, and nothing a
+	 * model can call creates or removes a cgroup.  The callbacks go
+	 * through their struct_ops trampolines (migrate_disable() there).
+	 */
 	rcu_read_lock();
 	list_for_each_entry_rcu(m, &iocost_bound_models, bound_node) {
 		if (online && m->ops->blkcg_online)
@@ -275,7 +333,6 @@ static void notrace iocost_blkcg_notify(unsigned long ip,
 			m->ops->blkcg_offline(blkcg);
 	}
 	rcu_read_unlock();
-	ftrace_test_recursion_unlock(bit);
 }
 
 static void notrace iocost_online_handler(unsigned long ip,
@@ -294,12 +351,39 @@ static void notrace iocost_offline_handler(unsigned long ip,
 	iocost_blkcg_notify(ip, parent_ip, fregs, false);
 }
 
+/* bdev_mark_dead(bdev, surprise) -> binding.c */
+static void notrace iocost_dead_handler(unsigned long ip,
+					unsigned long parent_ip,
+					struct ftrace_ops *op,
+					struct ftrace_regs *fregs)
+{
+	iocost_binding_disk_dead((void *)ftrace_regs_get_argument(fregs, 0));
+}
+
 static struct ftrace_ops iocost_online_ops = {
 	.func = iocost_online_handler,
+	.flags = FTRACE_OPS_FL_PERMANENT,
 };
 
 static struct ftrace_ops iocost_offline_ops = {
 	.func = iocost_offline_handler,
+	.flags = FTRACE_OPS_FL_PERMANENT,
+};
+
+static struct ftrace_ops iocost_dead_ops = {
+	.func = iocost_dead_handler,
+	.flags = FTRACE_OPS_FL_PERMANENT,
+};
+
+/* every hook: its function, its ops; the pricing hook first */
+static const struct {
+	const char *func;
+	struct ftrace_ops *ops;
+} iocost_hooks[] = {
+	{ IOCOST_HOOK_TARGET, &iocost_ftrace_ops },
+	{ "blkcg_css_online", &iocost_online_ops },
+	{ "blkcg_css_offline", &iocost_offline_ops },
+	{ "bdev_mark_dead", &iocost_dead_ops },
 };
 
 static int iocost_set_filter(struct ftrace_ops *ops, const char *func)
@@ -312,30 +396,55 @@ static int iocost_set_filter(struct ftrace_ops *ops, const char *func)
 	return ret ? -ENOENT : 0;
 }
 
+/*
+ * Does the kernel have a compiler copy of @func (@func.constprop.N,
+ * .part.N, .isra.N, ...)?  ftrace's glob "@func.*" matches exactly those.
+ */
+static bool iocost_has_copy(const char *func)
+{
+	struct ftrace_ops probe = {};
+	char glob[KSYM_NAME_LEN + 2];
+	bool found;
+
+	snprintf(glob, sizeof(glob), "%s.*", func);
+	found = !ftrace_set_filter(&probe, (unsigned char *)glob,
+				   strlen(glob), 1);
+	ftrace_free_filter(&probe);
+	if (found)
+		pr_err("this kernel has a compiler copy of %s (%s in available_filter_functions): callers of the copy would bypass the hook; not supported\n",
+		       func, glob);
+	return found;
+}
+
 /**
- * iocost_hook_exit - release the ftrace filters (the hooks are not installed)
+ * iocost_hook_exit - release the ftrace filters (the hooks are not attached)
  */
 void iocost_hook_exit(void)
 {
-	ftrace_free_filter(&iocost_ftrace_ops);
-	ftrace_free_filter(&iocost_online_ops);
-	ftrace_free_filter(&iocost_offline_ops);
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++)
+		ftrace_free_filter(iocost_hooks[i].ops);
 }
 
 /**
  * iocost_hook_init - find the hook targets; nothing is attached yet
  *
  * Return: 0, or -ENOENT (with a log line) if the running kernel does not
- * let ftrace attach to the builtin pricing function or to the blkcg
- * online/offline functions.
+ * let ftrace attach to one of the hooked functions (the builtin pricing
+ * function, blkcg online/offline, bdev_mark_dead), or if one of them has
+ * a compiler copy beside it that the hook would not see.
  */
 int iocost_hook_init(void)
 {
-	if (iocost_set_filter(&iocost_ftrace_ops, IOCOST_HOOK_TARGET) ||
-	    iocost_set_filter(&iocost_online_ops, "blkcg_css_online") ||
-	    iocost_set_filter(&iocost_offline_ops, "blkcg_css_offline")) {
-		iocost_hook_exit();
-		return -ENOENT;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++) {
+		if (iocost_has_copy(iocost_hooks[i].func) ||
+		    iocost_set_filter(iocost_hooks[i].ops, iocost_hooks[i].func)) {
+			iocost_hook_exit();
+			return -ENOENT;
+		}
 	}
 	return 0;
 }
@@ -343,33 +452,27 @@ int iocost_hook_init(void)
 /**
  * iocost_hook_install - attach the handlers (first binding)
  *
- * Return: 0 or the ftrace error (-EBUSY: another ip-modifying user, such
- * as a livepatch, owns the pricing function), logged; nothing is attached
- * on error.
+ * Return: 0 or the ftrace error, logged; nothing is attached on error.
+ * -EBUSY: another ip-modifying ftrace user (a livepatch) owns the pricing
+ * function, or kernel.ftrace_enabled is 0.
  */
 int iocost_hook_install(void)
 {
-	int ret = register_ftrace_function(&iocost_ftrace_ops);
+	int i, ret = 0;
 
-	if (ret) {
-		pr_err("cannot attach to %s: %d%s\n", IOCOST_HOOK_TARGET, ret,
-		       ret == -EBUSY ?
-		       " (another ip-modifying ftrace user, e.g. a livepatch, owns it)" : "");
-		return ret;
+	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++) {
+		ret = register_ftrace_function(iocost_hooks[i].ops);
+		if (ret)
+			break;
 	}
-	ret = register_ftrace_function(&iocost_online_ops);
-	if (ret)
-		goto err_price;
-	ret = register_ftrace_function(&iocost_offline_ops);
-	if (ret)
-		goto err_online;
-	return 0;
-
-err_online:
-	unregister_ftrace_function(&iocost_online_ops);
-err_price:
-	unregister_ftrace_function(&iocost_ftrace_ops);
-	pr_err("cannot attach to blkcg_css_online/offline: %d\n", ret);
+	if (!ret)
+		return 0;
+	pr_err("cannot attach to %s: %d%s\n", iocost_hooks[i].func, ret,
+	       ret != -EBUSY ? "" : i ?
+	       " (kernel.ftrace_enabled is 0?)" :
+	       " (kernel.ftrace_enabled is 0, or another ip-modifying ftrace user such as a livepatch owns it)");
+	while (i--)
+		unregister_ftrace_function(iocost_hooks[i].ops);
 	return ret;
 }
 
@@ -380,56 +483,8 @@ err_price:
  */
 void iocost_hook_remove(void)
 {
-	WARN_ON_ONCE(unregister_ftrace_function(&iocost_offline_ops));
-	WARN_ON_ONCE(unregister_ftrace_function(&iocost_online_ops));
-	WARN_ON_ONCE(unregister_ftrace_function(&iocost_ftrace_ops));
-}
+	int i = ARRAY_SIZE(iocost_hooks);
 
-/**
- * iocost_hook_publish - make a binding visible to the handler
- * @b: the new binding
- * @old: the binding it replaces, or NULL
- *
- * Caller holds iocost_ctl_lock and frees @old after synchronize_rcu().
- */
-void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old)
-{
-	if (old)
-		hlist_replace_rcu(&old->hnode, &b->hnode);
-	else
-		hash_add_rcu(iocost_bindings, &b->hnode, b->devt);
-}
-
-/**
- * iocost_hook_unpublish - hide a binding from the handler
- * @b: the binding
- *
- * Caller holds iocost_ctl_lock and frees @b after synchronize_rcu().
- */
-void iocost_hook_unpublish(struct iocost_binding *b)
-{
-	hash_del_rcu(&b->hnode);
-}
-
-/**
- * iocost_hook_publish_model - a model got its first binding
- * @m: the model; it receives blkcg online/offline from now on
- *
- * Caller holds iocost_ctl_lock.
- */
-void iocost_hook_publish_model(struct iocost_model *m)
-{
-	list_add_tail_rcu(&m->bound_node, &iocost_bound_models);
-}
-
-/**
- * iocost_hook_unpublish_model - a model lost its last binding
- * @m: the model
- *
- * Caller holds iocost_ctl_lock and keeps @m and its ops alive until after
- * synchronize_rcu().
- */
-void iocost_hook_unpublish_model(struct iocost_model *m)
-{
-	list_del_rcu(&m->bound_node);
+	while (i--)
+		WARN_ON_ONCE(unregister_ftrace_function(iocost_hooks[i].ops));
 }

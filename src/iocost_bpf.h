@@ -3,9 +3,11 @@
  * iocost_bpf.h - internal interfaces between the module's files
  *
  * main.c	module init/exit, the kernel checks
- * ctl.c	control path: struct_ops type, model registry, sysfs, bindings
+ * ctl.c	control path: struct_ops type, model registry, sysfs
+ * binding.c	the bindings (disk -> model): bind, replace, retire, find,
+ *		when the hooks are attached; disk removal
  * hook.c	data path: bio -> ftrace hook -> bound model -> clamp -> charge,
- *		and blkcg online/offline -> bound models
+ *		blkcg online/offline -> bound models, bdev_mark_dead -> binding.c
  * tick.c	observability: ioc_timer_fn -> the iocost_ioc_tick trace event
  * parse.c	pure parsers shared with the host tests and fuzzer
  */
@@ -15,19 +17,22 @@
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
-#include <linux/refcount.h>
+#include <linux/rcupdate.h>
 #include "../include/iocost_model.h"
 #include "iocost_btf.h"		/* generated from the target kernel's BTF */
 
+struct block_device;
 struct bpf_map;
 struct bpf_prog;
-struct ftrace_ops;
+struct gendisk;
+struct mutex;
+struct seq_buf;
 
 /**
  * struct iocost_model - a registered (or still bound) BPF cost model
  * @node: entry in the registry while registered
- * @bound_node: entry in the hook's RCU list of bound models, which receive
- *	the blkcg lifecycle callbacks
+ * @bound_node: entry in iocost_bound_models (RCU) while bound: those
+ *	models receive the blkcg lifecycle callbacks
  * @ops: the struct_ops kernel data (calc_cost & co)
  * @map: the struct_ops map that owns @ops
  * @calc_prog: the program behind @ops->calc_cost, called directly by the
@@ -35,11 +40,12 @@ struct ftrace_ops;
  * @name: copy of @ops->name
  * @registered: still in the registry (can be bound by name)
  * @nr_bindings: devices priced by this model
+ * @rcu: frees the object after the handlers that may still see it
  *
  * Every binding holds a reference on @map, which keeps @ops and its
  * programs alive after the struct_ops is unregistered.  The object itself
- * is freed when it is neither registered nor bound.  All fields but @ops
- * and @map are protected by iocost_ctl_lock.
+ * is freed, after a grace period, when it is neither registered nor bound.
+ * All fields but @ops and @map are protected by iocost_lock.
  */
 struct iocost_model {
 	struct list_head node;
@@ -50,6 +56,7 @@ struct iocost_model {
 	char name[IOCOST_MODEL_NAME_LEN];
 	bool registered;
 	unsigned int nr_bindings;
+	struct rcu_head rcu;
 };
 
 /**
@@ -71,14 +78,18 @@ struct iocost_stats {
 };
 
 /**
- * struct iocost_binding - one device priced by a model
- * @hnode: entry in the hook's RCU hash table
- * @node: entry in the control path's list of bindings
+ * struct iocost_binding - one device priced by a model (binding.c)
+ * @hnode: entry in the RCU hash the pricing handler looks disks up in
+ * @node: entry in the list of bindings, in binding order
  * @devt: the whole disk's dev_t
  * @diskseq: the disk's sequence number, so that a new disk reusing @devt
  *	does not inherit the binding
  * @model: the bound model
+ * @map: @model's struct_ops map, referenced by this binding
  * @stats: counters since this binding was made
+ * @gone: the disk went away; the binding is being retired
+ * @free_model: retiring this binding frees @model (its last binding, and
+ *	it is no longer registered)
  */
 struct iocost_binding {
 	struct hlist_node hnode;
@@ -86,8 +97,25 @@ struct iocost_binding {
 	dev_t devt;
 	u64 diskseq;
 	struct iocost_model *model;
+	struct bpf_map *map;
 	struct iocost_stats __percpu *stats;
+	bool gone;
+	bool free_model;
 };
+
+/* binding.c */
+extern struct mutex iocost_lock;	/* registry and bindings */
+extern struct list_head iocost_bound_models;
+struct iocost_binding *iocost_binding_find(struct gendisk *disk);
+int iocost_bind(struct gendisk *disk, const char *name);
+int iocost_unbind(dev_t devt);
+void iocost_unbind_all(void);
+void iocost_binding_disk_dead(struct block_device *bdev);
+void iocost_bindings_show(struct seq_buf *s,
+			  void (*fn)(struct seq_buf *s,
+				     const struct iocost_binding *b));
+void iocost_binding_stats(const struct iocost_binding *b,
+			  struct iocost_stats *sum);
 
 /* hook.c; the hooked function is checked in BTF at build time (btfgen.c) */
 #define IOCOST_HOOK_TARGET "calc_vtime_cost_builtin"
@@ -96,11 +124,7 @@ int iocost_hook_init(void);
 void iocost_hook_exit(void);
 int iocost_hook_install(void);
 void iocost_hook_remove(void);
-void iocost_hook_publish(struct iocost_binding *b, struct iocost_binding *old);
-void iocost_hook_unpublish(struct iocost_binding *b);
-void iocost_hook_publish_model(struct iocost_model *m);
-void iocost_hook_unpublish_model(struct iocost_model *m);
-struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map);
+struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why);
 
 /* tick.c */
 void iocost_tick_init(void);
@@ -110,5 +134,6 @@ void iocost_tick_exit(void);
 int iocost_ctl_init(void);
 void iocost_ctl_exit(void);
 int iocost_ctl_register_ops(void);
+struct iocost_model *iocost_model_find(const char *name);
 
 #endif /* _IOCOST_BPF_H */

@@ -9,7 +9,9 @@
  *
  *  - ctl.c registers the iocost_model_ops struct_ops type (same ABI as the
  *    series, include/iocost_model.h), keeps the registry of models by name
- *    and binds models to devices through /sys/kernel/iocost_bpf/bindings.
+ *    and serves /sys/kernel/iocost_bpf.
+ *  - binding.c owns the bindings of models to disks, made through
+ *    /sys/kernel/iocost_bpf/bindings and dropped when a disk goes away.
  *  - hook.c attaches an ftrace handler to calc_vtime_cost_builtin() while
  *    at least one device is bound; for a bound device it charges the
  *    model's price instead and skips the builtin body.  Everything else in
@@ -74,6 +76,11 @@ err_hook:
 
 static void __exit iocost_bpf_exit(void)
 {
+	/* bindings hold module references, so this finds none; if it did,
+	 * the hooks would be detached with the last of them, before their
+	 * filters are freed below
+	 */
+	iocost_unbind_all();
 	iocost_ctl_exit();
 	iocost_tick_exit();
 	iocost_hook_exit();

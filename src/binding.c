@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * binding.c - the bindings: which model prices which disk
+ *
+ * A binding ties one whole disk (dev_t + diskseq) to one model.  This file
+ * is its only owner: it makes, replaces, finds and retires bindings, and
+ * decides when the hooks are attached (first binding) and detached (last
+ * binding gone).  ctl.c turns sysfs writes into iocost_bind() and
+ * iocost_unbind() and reads the bindings through iocost_bindings_show();
+ * hook.c finds the binding of a bio's disk with iocost_binding_find().
+ *
+ * Where a binding lives:
+ *  - an RCU hash keyed by dev_t, read by the pricing handler;
+ *  - a list in binding order, read by the control files;
+ *  - the model's count of bindings; a model with at least one binding is
+ *    on iocost_bound_models, the RCU list the blkcg callbacks walk.
+ * All three change together, under iocost_lock, in iocost_binding_add()
+ * and iocost_binding_unlink(); the free happens after a grace period in
+ * iocost_bindings_free().  Replacing a disk's model adds the new binding
+ * in front of the old one in the hash (the handler sees one or the
+ * other, never neither) and retires the old one on the same path as an
+ * unbind or a disk removal.
+ *
+ * When is a disk gone?  Only when the block layer says so: hook.c traces
+ * bdev_mark_dead(), which del_gendisk() and blk_mark_disk_dead() call for
+ * every block device of a disk once the disk no longer accepts openers or
+ * IO.  iocost_binding_disk_dead() marks the disk's binding gone and a work
+ * item retires it.  Readers of the control files never open a disk and
+ * never drop anything: a binding survives a reader in a device cgroup
+ * that may not open the disk, or a disk whose ->open fails for a while.
+ * A bind that races with the removal of its disk is caught by checking
+ * the disk after the binding is published (see iocost_bind()).
+ *
+ * Lifetime: a binding holds a reference on its model's struct_ops map,
+ * which keeps the model's ops and programs alive after it is unregistered;
+ * the model's own object is freed with its last binding if it is no
+ * longer registered (ctl.c frees it at unregistration otherwise).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/blkdev.h>
+#include <linux/hashtable.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include "iocost_bpf.h"
+
+DEFINE_MUTEX(iocost_lock);
+LIST_HEAD(iocost_bound_models);
+static DEFINE_HASHTABLE(iocost_bindings_hash, 6);
+static LIST_HEAD(iocost_bindings);
+static unsigned int iocost_nr_bindings;
+
+static void iocost_gone_workfn(struct work_struct *work);
+static DECLARE_WORK(iocost_gone_work, iocost_gone_workfn);
+
+/**
+ * iocost_binding_find - the binding of a disk, for the pricing handler
+ * @disk: the bio's disk
+ *
+ * Context: an RCU read-side critical section (the handler's).
+ * Return: the binding, or NULL if @disk (this disk, not an earlier one
+ * with the same dev_t) is not bound.
+ */
+struct iocost_binding *notrace iocost_binding_find(struct gendisk *disk)
+{
+	struct iocost_binding *b;
+	dev_t devt = disk_devt(disk);
+
+	hash_for_each_possible_rcu_notrace(iocost_bindings_hash, b, hnode, devt)
+		if (b->devt == devt && b->diskseq == disk->diskseq)
+			return b;
+	return NULL;
+}
+
+static struct iocost_binding *iocost_binding_find_devt(dev_t devt)
+{
+	struct iocost_binding *b;
+
+	list_for_each_entry(b, &iocost_bindings, node)
+		if (b->devt == devt)
+			return b;
+	return NULL;
+}
+
+/* Publish @b (iocost_lock held): hash, list, model, count. */
+static void iocost_binding_add(struct iocost_binding *b)
+{
+	struct iocost_model *m = b->model;
+
+	if (!m->nr_bindings++)
+		list_add_tail_rcu(&m->bound_node, &iocost_bound_models);
+	list_add_tail(&b->node, &iocost_bindings);
+	iocost_nr_bindings++;
+	/* last: once in the hash, the handler prices with it */
+	hash_add_rcu(iocost_bindings_hash, &b->hnode, b->devt);
+}
+
+/*
+ * The one retire path (iocost_lock held): take @b out of service and move
+ * it to @dead, which iocost_bindings_free() releases after a grace period.
+ * The last binding detaches the hooks.
+ */
+static void iocost_binding_unlink(struct iocost_binding *b,
+				  struct list_head *dead)
+{
+	struct iocost_model *m = b->model;
+
+	hash_del_rcu(&b->hnode);
+	list_move_tail(&b->node, dead);
+	if (!--m->nr_bindings) {
+		list_del_rcu(&m->bound_node);
+		/* unregistered and unbound: nothing can find it any more */
+		b->free_model = !m->registered;
+	}
+	if (!--iocost_nr_bindings)
+		iocost_hook_remove();
+}
+
+/* Release what the bindings on @dead hold; iocost_lock not held. */
+static void iocost_bindings_free(struct list_head *dead)
+{
+	struct iocost_binding *b, *tmp;
+
+	if (list_empty(dead))
+		return;
+	synchronize_rcu();	/* no handler sees them any more */
+	list_for_each_entry_safe(b, tmp, dead, node) {
+		if (b->free_model)
+			kfree(b->model);
+		bpf_map_put(b->map);
+		free_percpu(b->stats);
+		kfree(b);
+	}
+}
+
+/* Is @disk dead or being deleted?  Pairs with iocost_binding_disk_dead(). */
+static bool iocost_disk_gone(struct gendisk *disk)
+{
+	return !disk_live(disk) || test_bit(GD_DEAD, &disk->state);
+}
+
+/**
+ * iocost_bind - price a disk with a registered model
+ * @disk: the whole disk, held open by the caller
+ * @name: the model's name
+ *
+ * Replaces the disk's current binding, if any.  The first binding attaches
+ * the hooks.
+ *
+ * Return: 0; -ENOENT if no model of that name is registered; -ENODEV if
+ * the disk went away meanwhile; -ENOMEM; or the hook's error (logged).
+ * On error nothing changed.
+ */
+int iocost_bind(struct gendisk *disk, const char *name)
+{
+	struct iocost_binding *b, *old;
+	dev_t devt = disk_devt(disk);
+	struct iocost_model *m;
+	LIST_HEAD(dead);
+	int ret = 0;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	b->stats = alloc_percpu(struct iocost_stats);
+	if (!b->stats) {
+		kfree(b);
+		return -ENOMEM;
+	}
+	b->devt = devt;
+	b->diskseq = disk->diskseq;
+
+	flush_work(&iocost_gone_work);	/* a removed disk's binding is retired */
+	mutex_lock(&iocost_lock);
+	m = iocost_model_find(name);
+	if (!m) {
+		ret = -ENOENT;
+		goto err_unlock;
+	}
+	old = iocost_binding_find_devt(devt);
+	if (!iocost_nr_bindings) {
+		ret = iocost_hook_install();
+		if (ret)
+			goto err_unlock;
+	}
+	bpf_map_inc(m->map);
+	b->map = m->map;
+	b->model = m;
+	iocost_binding_add(b);
+	if (old)
+		iocost_binding_unlink(old, &dead);
+	/*
+	 * The disk may have died before the binding was published, too late
+	 * for the bdev_mark_dead() hook to see it.  The barrier orders the
+	 * publication before this check; the hook orders the disk's death
+	 * before its lookup, so one of the two sees the other.
+	 */
+	smp_mb();
+	if (iocost_disk_gone(disk)) {
+		iocost_binding_unlink(b, &dead);
+		ret = -ENODEV;
+	}
+	mutex_unlock(&iocost_lock);
+	iocost_bindings_free(&dead);
+	if (!ret)
+		pr_info("%u:%u bound to model %s\n", MAJOR(devt), MINOR(devt),
+			name);
+	return ret;
+
+err_unlock:
+	mutex_unlock(&iocost_lock);
+	free_percpu(b->stats);
+	kfree(b);
+	return ret;
+}
+
+/**
+ * iocost_unbind - give a disk back to the builtin linear model
+ * @devt: the whole disk's dev_t
+ *
+ * Return: 0, also if the disk was not bound.
+ */
+int iocost_unbind(dev_t devt)
+{
+	struct iocost_binding *b;
+	LIST_HEAD(dead);
+
+	flush_work(&iocost_gone_work);
+	mutex_lock(&iocost_lock);
+	b = iocost_binding_find_devt(devt);
+	if (b) {
+		pr_info("%u:%u back to the builtin linear model (was %s)\n",
+			MAJOR(devt), MINOR(devt), b->model->name);
+		iocost_binding_unlink(b, &dead);
+	}
+	mutex_unlock(&iocost_lock);
+	iocost_bindings_free(&dead);
+	return 0;
+}
+
+/**
+ * iocost_unbind_all - give every disk back to the builtin linear model
+ *
+ * Used at module exit, before the hooks' filters are released; the hooks
+ * are detached with the last binding.
+ */
+void iocost_unbind_all(void)
+{
+	struct iocost_binding *b, *tmp;
+	LIST_HEAD(dead);
+
+	cancel_work_sync(&iocost_gone_work);
+	mutex_lock(&iocost_lock);
+	list_for_each_entry_safe(b, tmp, &iocost_bindings, node)
+		iocost_binding_unlink(b, &dead);
+	mutex_unlock(&iocost_lock);
+	iocost_bindings_free(&dead);
+}
+
+/**
+ * iocost_binding_disk_dead - the block layer marked a block device dead
+ * @bdev: the device, from bdev_mark_dead()
+ *
+ * Called by hook.c's handler at the entry of bdev_mark_dead() while the
+ * hooks are attached.  If @bdev is a bound whole disk that is really going
+ * away (no longer live, or marked dead: a driver calling bdev_mark_dead()
+ * for a disk it only takes offline keeps its binding), the binding is
+ * marked gone and retired from a work item.
+ *
+ * Context: process context, any locks of the caller; does not sleep.
+ */
+void notrace iocost_binding_disk_dead(struct block_device *bdev)
+{
+	struct gendisk *disk = bdev->bd_disk;
+	struct iocost_binding *b;
+	dev_t devt = disk_devt(disk);
+	bool found = false;
+
+	if (bdev_is_partition(bdev) || !iocost_disk_gone(disk))
+		return;
+	smp_mb();	/* the disk's death before the lookup: see iocost_bind() */
+	rcu_read_lock();
+	hash_for_each_possible_rcu_notrace(iocost_bindings_hash, b, hnode, devt) {
+		if (b->devt == devt && b->diskseq == disk->diskseq) {
+			WRITE_ONCE(b->gone, true);
+			found = true;
+		}
+	}
+	rcu_read_unlock();
+	if (found)
+		schedule_work(&iocost_gone_work);
+}
+
+static void iocost_gone_workfn(struct work_struct *work)
+{
+	struct iocost_binding *b, *tmp;
+	LIST_HEAD(dead);
+
+	mutex_lock(&iocost_lock);
+	list_for_each_entry_safe(b, tmp, &iocost_bindings, node) {
+		if (!READ_ONCE(b->gone))
+			continue;
+		pr_info("%u:%u went away: dropping its binding to %s\n",
+			MAJOR(b->devt), MINOR(b->devt), b->model->name);
+		iocost_binding_unlink(b, &dead);
+	}
+	mutex_unlock(&iocost_lock);
+	iocost_bindings_free(&dead);
+}
+
+/**
+ * iocost_bindings_show - print one line per binding
+ * @s: where to print
+ * @fn: prints one binding, with iocost_lock held
+ *
+ * Waits for the retirement of disks that went away, so that a read after
+ * a removal does not show it; changes nothing itself.
+ */
+void iocost_bindings_show(struct seq_buf *s,
+			  void (*fn)(struct seq_buf *s,
+				     const struct iocost_binding *b))
+{
+	struct iocost_binding *b;
+
+	flush_work(&iocost_gone_work);
+	mutex_lock(&iocost_lock);
+	list_for_each_entry(b, &iocost_bindings, node)
+		if (!READ_ONCE(b->gone))
+			fn(s, b);
+	mutex_unlock(&iocost_lock);
+}
+
+/**
+ * iocost_binding_stats - the sum of a binding's per-cpu counters
+ * @b: the binding
+ * @sum: filled in
+ */
+void iocost_binding_stats(const struct iocost_binding *b,
+			  struct iocost_stats *sum)
+{
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for_each_possible_cpu(cpu) {
+		const struct iocost_stats *s = per_cpu_ptr(b->stats, cpu);
+
+		sum->charges += READ_ONCE(s->charges);
+		sum->merges += READ_ONCE(s->merges);
+		sum->nodata += READ_ONCE(s->nodata);
+		sum->zero += READ_ONCE(s->zero);
+		sum->clamped += READ_ONCE(s->clamped);
+		sum->vtime += READ_ONCE(s->vtime);
+	}
+}
