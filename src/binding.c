@@ -47,6 +47,7 @@
 #include <linux/workqueue.h>
 #include "iocost_bpf.h"
 
+/* serializes the registry (ctl.c), the bindings and the hooks' attachment */
 DEFINE_MUTEX(iocost_lock);
 LIST_HEAD(iocost_bound_models);
 static DEFINE_HASHTABLE(iocost_bindings_hash, 6);

@@ -343,7 +343,8 @@ static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 	struct iocost_stats sum;
 
 	iocost_binding_stats(b, &sum);
-	seq_buf_printf(s, "%u:%u model=%s registered=%d charges=%llu merges=%llu nodata=%llu zero=%llu clamped=%llu vtime=%llu\n",
+	seq_buf_printf(s,
+		       "%u:%u model=%s registered=%d charges=%llu merges=%llu nodata=%llu zero=%llu clamped=%llu vtime=%llu\n",
 		       MAJOR(b->devt), MINOR(b->devt), b->model->name,
 		       b->model->registered, sum.charges, sum.merges,
 		       sum.nodata, sum.zero, sum.clamped, sum.vtime);
@@ -445,6 +446,7 @@ static struct bin_attribute *iocost_bin_attrs[] = {
 static const struct attribute_group iocost_attr_group = {
 	.bin_attrs = iocost_bin_attrs,
 };
+
 /**
  * iocost_ctl_init - create /sys/kernel/iocost_bpf
  *

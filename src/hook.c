@@ -90,7 +90,6 @@
 #include <linux/bpf.h>
 #include <linux/filter.h>
 #include <linux/ftrace.h>
-#include <linux/version.h>
 #include <linux/moduleparam.h>
 #include <linux/sched/clock.h>
 #include "iocost_bpf.h"
@@ -120,11 +119,12 @@ typedef u64 (*iocost_bpf_func_t)(const void *args, const struct bpf_insn *insn);
 /*
  * The direct call repeats what bpf_prog_run() and the struct_ops
  * trampoline do for a JITed program; it was reviewed against those of
- * Linux 6.12.  Other kernels call the model through its trampoline.
+ * Linux 6.12, and Kbuild defines IOCOST_DIRECT_CALL_REVIEWED for 6.12
+ * only.  Other kernels call the model through its trampoline.
  */
-#define IOCOST_DIRECT_CALL_REVIEWED \
-	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
-	 LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0))
+#ifndef IOCOST_DIRECT_CALL_REVIEWED
+#define IOCOST_DIRECT_CALL_REVIEWED 0
+#endif
 
 static bool direct_call = true;
 module_param(direct_call, bool, 0644);
