@@ -174,7 +174,7 @@ int iocost_bind(struct gendisk *disk, const char *name)
 	b->devt = devt;
 	b->diskseq = disk->diskseq;
 
-	flush_work(&iocost_gone_work);	/* a removed disk's binding is retired */
+	iocost_bindings_sync();	/* a removed disk's binding is retired */
 	mutex_lock(&iocost_lock);
 	m = iocost_model_find(name);
 	if (!m) {
@@ -222,14 +222,17 @@ err_unlock:
  * iocost_unbind - give a disk back to the builtin linear model
  * @devt: the whole disk's dev_t
  *
- * Return: 0, also if the disk was not bound.
+ * Needs no access to the disk, so that a disk that cannot be opened (for
+ * the writer's device cgroup, or for the moment) can still be unbound.
+ *
+ * Return: true if @devt was bound, false if it was not.
  */
-int iocost_unbind(dev_t devt)
+bool iocost_unbind(dev_t devt)
 {
 	struct iocost_binding *b;
 	LIST_HEAD(dead);
 
-	flush_work(&iocost_gone_work);
+	iocost_bindings_sync();
 	mutex_lock(&iocost_lock);
 	b = iocost_binding_find_devt(devt);
 	if (b) {
@@ -239,7 +242,7 @@ int iocost_unbind(dev_t devt)
 	}
 	mutex_unlock(&iocost_lock);
 	iocost_bindings_free(&dead);
-	return 0;
+	return b;
 }
 
 /**
@@ -313,6 +316,17 @@ static void iocost_gone_workfn(struct work_struct *work)
 }
 
 /**
+ * iocost_bindings_sync - wait until disks that went away are unbound
+ *
+ * Retiring a removed disk's binding runs in a work item; after this call
+ * it has run.  Changes nothing itself.
+ */
+void iocost_bindings_sync(void)
+{
+	flush_work(&iocost_gone_work);
+}
+
+/**
  * iocost_bindings_show - print one line per binding
  * @s: where to print
  * @fn: prints one binding, with iocost_lock held
@@ -326,7 +340,7 @@ void iocost_bindings_show(struct seq_buf *s,
 {
 	struct iocost_binding *b;
 
-	flush_work(&iocost_gone_work);
+	iocost_bindings_sync();
 	mutex_lock(&iocost_lock);
 	list_for_each_entry(b, &iocost_bindings, node)
 		if (!READ_ONCE(b->gone))

@@ -321,6 +321,7 @@ static void models_gen(struct seq_buf *s)
 {
 	struct iocost_model *m;
 
+	iocost_bindings_sync();	/* counts without disks that went away */
 	mutex_lock(&iocost_lock);
 	list_for_each_entry(m, &iocost_models, node)
 		seq_buf_printf(s, "%s bindings=%u\n", m->name, m->nr_bindings);
@@ -415,12 +416,13 @@ static ssize_t bindings_write(struct file *f, struct kobject *kobj,
 				    "expected \"MAJ:MIN model=NAME\"");
 		return ret;
 	}
+	/* a bound disk is unbound without opening it */
+	if (req.linear && iocost_unbind(MKDEV(req.major, req.minor)))
+		return count;
 	file = iocost_open_disk(&req);
 	if (IS_ERR(file))
 		return PTR_ERR(file);
-	if (req.linear)
-		ret = iocost_unbind(MKDEV(req.major, req.minor));
-	else
+	if (!req.linear)
 		ret = iocost_bind(file_bdev(file)->bd_disk, req.name);
 	fput(file);
 	if (ret == -ENOENT)

@@ -108,7 +108,8 @@ extern struct mutex iocost_lock;	/* registry and bindings */
 extern struct list_head iocost_bound_models;
 struct iocost_binding *iocost_binding_find(struct gendisk *disk);
 int iocost_bind(struct gendisk *disk, const char *name);
-int iocost_unbind(dev_t devt);
+bool iocost_unbind(dev_t devt);
+void iocost_bindings_sync(void);
 void iocost_unbind_all(void);
 void iocost_binding_disk_dead(struct block_device *bdev);
 void iocost_bindings_show(struct seq_buf *s,
