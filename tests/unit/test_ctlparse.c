@@ -2,7 +2,8 @@
 /*
  * Unit tests of tools/iocostctl/ctlparse.c: the tick-line, io.cost.qos,
  * models, bindings and stats parsers, MAJ:MIN device numbers, the name
- * rule, the bindings errno explanations and the JSON string writer.
+ * rule, the bindings errno explanations, unbind's operands and the passes
+ * of unbind --all, and the JSON string writer.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -278,6 +279,172 @@ static void test_stats(void)
 	REFUSES("stats", p_stats, bad_stats);
 }
 
+static void test_unbind_usage(void)
+{
+	const char *m;
+
+	ok(ctl_unbind_usage(0, 0, 1) == NULL, "unbind usage: DEV");
+	ok(ctl_unbind_usage(1, 0, 0) == NULL, "unbind usage: --all");
+	ok(ctl_unbind_usage(1, 1, 0) == NULL, "unbind usage: --all --dry-run");
+	m = ctl_unbind_usage(1, 0, 1);
+	ok(m && strstr(m, "--all takes no DEV"), "unbind usage: --all DEV is refused: %s", m);
+	m = ctl_unbind_usage(1, 1, 2);
+	ok(m && strstr(m, "--all takes no DEV"), "unbind usage: --all --dry-run DEV DEV is refused");
+	m = ctl_unbind_usage(0, 0, 0);
+	ok(m && !strcmp(m, "expected DEV or --all"), "unbind usage: nothing is refused: %s", m);
+	m = ctl_unbind_usage(0, 0, 2);
+	ok(m && !strcmp(m, "expected DEV or --all"), "unbind usage: two DEVs are refused");
+	m = ctl_unbind_usage(0, 1, 1);
+	ok(m && strstr(m, "--dry-run goes with --all"), "unbind usage: --dry-run DEV is refused: %s", m);
+	m = ctl_unbind_usage(0, 1, 0);
+	ok(m && strstr(m, "--dry-run goes with --all"), "unbind usage: --dry-run alone is refused");
+}
+
+#define UB_MAX	8
+
+/* the bindings file of one read: up to UB_MAX "MAJ:MIN model=NAME" lines */
+static size_t bindings_of(struct ctl_binding *b, const char *const *lines)
+{
+	size_t n = 0;
+
+	for (; *lines; lines++)
+		if (!ctl_parse_binding_line(*lines, &b[n]))
+			n++;
+	return n;
+}
+
+/* fold the read @lines into @d; the number of disks to write */
+static size_t merge(struct ctl_unbind_disk *d, size_t *nd,
+		    const char *const *lines)
+{
+	struct ctl_binding b[UB_MAX];
+
+	return ctl_unbind_merge(d, nd, b, bindings_of(b, lines));
+}
+
+static const struct ctl_unbind_disk *disk(const struct ctl_unbind_disk *d,
+					  size_t nd, unsigned int major,
+					  unsigned int minor)
+{
+	size_t i;
+
+	for (i = 0; i < nd; i++)
+		if (d[i].dev.major == major && d[i].dev.minor == minor)
+			return &d[i];
+	return NULL;
+}
+
+static void test_unbind_all(void)
+{
+	static const char *const none[] = { NULL };
+	static const char *const two[] = { "254:0 model=iocost_2x", "254:16 model=ms2", NULL };
+	static const char *const vdb[] = { "254:16 model=ms2", NULL };
+	static const char *const vdb_2x[] = { "254:16 model=iocost_2x", NULL };
+	static const char *const three[] = { "254:0 model=iocost_2x", "254:16 model=ms2",
+					      "251:0 model=ms2", NULL };
+	struct ctl_unbind_disk d[UB_MAX];
+	const struct ctl_unbind_disk *x;
+	char buf[160];
+	size_t nd = 0, todo;
+
+	/* nothing bound: nothing to do, nothing tracked */
+	todo = merge(d, &nd, none);
+	ok(todo == 0 && nd == 0, "unbind --all: nothing bound, nothing to do");
+
+	/* two disks, both unbound in one pass, whatever their model */
+	todo = merge(d, &nd, two);
+	ok(todo == 2 && nd == 2 && d[0].state == CTL_UNBIND_TODO &&
+	   d[1].state == CTL_UNBIND_TODO && !strcmp(d[0].model, "iocost_2x") &&
+	   !strcmp(d[1].model, "ms2"), "unbind --all: two bound disks to write");
+	ctl_unbind_result(&d[0], 0);
+	ctl_unbind_result(&d[1], 0);
+	ok(d[0].state == CTL_UNBIND_DONE && d[1].state == CTL_UNBIND_DONE,
+	   "unbind --all: a write that succeeded is DONE");
+	todo = merge(d, &nd, none);
+	ok(todo == 0 && nd == 2 && d[0].state == CTL_UNBIND_DONE &&
+	   d[1].state == CTL_UNBIND_DONE && !d[0].news && !d[1].news,
+	   "unbind --all: the re-read is empty: done, no news");
+
+	/* a bind raced: the disk is written again, its new model named */
+	nd = 0;
+	merge(d, &nd, two);
+	ctl_unbind_result(&d[0], 0);
+	ctl_unbind_result(&d[1], 0);
+	todo = merge(d, &nd, vdb_2x);
+	x = disk(d, nd, 254, 16);
+	ok(todo == 1 && nd == 2 && x && x->state == CTL_UNBIND_TODO &&
+	   !strcmp(x->model, "iocost_2x") && disk(d, nd, 254, 0)->state == CTL_UNBIND_DONE,
+	   "unbind --all: a disk bound again meanwhile is written again, with its new model");
+
+	/* a disk bound meanwhile for the first time is written too */
+	nd = 0;
+	merge(d, &nd, vdb);
+	ctl_unbind_result(&d[0], 0);
+	todo = merge(d, &nd, three);
+	ok(todo == 3 && nd == 3 && disk(d, nd, 251, 0) &&
+	   disk(d, nd, 251, 0)->state == CTL_UNBIND_TODO,
+	   "unbind --all: a disk first bound between passes joins the next pass");
+
+	/* ENODEV: gone if the re-read no longer lists it, else a failure */
+	nd = 0;
+	merge(d, &nd, two);
+	ctl_unbind_result(&d[0], ENODEV);
+	ctl_unbind_result(&d[1], ENODEV);
+	ok(d[0].state == CTL_UNBIND_VANISHING && d[1].state == CTL_UNBIND_VANISHING,
+	   "unbind --all: ENODEV waits for the re-read");
+	todo = merge(d, &nd, vdb);
+	x = disk(d, nd, 254, 0);
+	ok(todo == 0 && x->state == CTL_UNBIND_GONE && x->news && !x->err &&
+	   !strcmp(x->model, "iocost_2x"),
+	   "unbind --all: ENODEV and no longer bound: the disk went away (news)");
+	x = disk(d, nd, 254, 16);
+	ok(x->state == CTL_UNBIND_FAILED && x->err == ENODEV && x->news,
+	   "unbind --all: ENODEV and still bound: failed with ENODEV (news)");
+	todo = merge(d, &nd, vdb);
+	ok(todo == 0 && disk(d, nd, 254, 16)->state == CTL_UNBIND_FAILED,
+	   "unbind --all: a failed disk is not retried");
+
+	/* EACCES: failed at once, not retried, the others go on */
+	nd = 0;
+	merge(d, &nd, two);
+	ctl_unbind_result(&d[0], EACCES);
+	ctl_unbind_result(&d[1], 0);
+	ok(d[0].state == CTL_UNBIND_FAILED && d[0].err == EACCES && !d[0].news,
+	   "unbind --all: another errno fails the disk at once (the caller reports it)");
+	todo = merge(d, &nd, vdb_2x);
+	ok(todo == 1 && disk(d, nd, 254, 0)->state == CTL_UNBIND_FAILED &&
+	   disk(d, nd, 254, 16)->state == CTL_UNBIND_TODO,
+	   "unbind --all: the failed disk stays failed, a rebound one is retried");
+
+	/* a new disk that took a gone disk's number, and was bound: written */
+	nd = 0;
+	merge(d, &nd, vdb);
+	ctl_unbind_result(&d[0], ENODEV);
+	merge(d, &nd, none);
+	ok(d[0].state == CTL_UNBIND_GONE, "unbind --all: gone");
+	d[0].news = 0;
+	todo = merge(d, &nd, vdb_2x);
+	ok(todo == 1 && d[0].state == CTL_UNBIND_TODO && !strcmp(d[0].model, "iocost_2x"),
+	   "unbind --all: a disk bound under a gone disk's number is written");
+
+	/* a disk to write that someone else unbound first: linear, done */
+	nd = 0;
+	merge(d, &nd, vdb);
+	todo = merge(d, &nd, none);
+	ok(todo == 0 && d[0].state == CTL_UNBIND_DONE,
+	   "unbind --all: a disk unbound by someone else before its write is done");
+
+	ok(strstr(ctl_unbind_explain(ENODEV, 5, buf, sizeof(buf)), "still bound") != NULL,
+	   "unbind explain: ENODEV of a disk still bound: %s", buf);
+	ok(strstr(ctl_unbind_explain(EBUSY, 5, buf, sizeof(buf)), "each of 5 passes") != NULL,
+	   "unbind explain: EBUSY names the passes: %s", buf);
+	ok(!strcmp(ctl_unbind_explain(EACCES, 5, buf, sizeof(buf)), "need root (CAP_SYS_ADMIN)"),
+	   "unbind explain: EACCES needs root");
+	ok(ctl_unbind_explain(ENOENT, 5, buf, sizeof(buf)) == NULL,
+	   "unbind explain: nothing for ENOENT (the module's hint instead)");
+	ok(ctl_unbind_explain(EIO, 5, buf, sizeof(buf)) == NULL, "unbind explain: nothing for EIO");
+}
+
 static void test_misc(void)
 {
 	char buf[160];
@@ -323,6 +490,8 @@ int main(void)
 	test_models();
 	test_bindings();
 	test_stats();
+	test_unbind_usage();
+	test_unbind_all();
 	test_misc();
 	return tap_done();
 }

@@ -506,6 +506,111 @@ const char *ctl_bind_explain(int err, const char *model, char *buf, size_t size)
 	return buf;
 }
 
+const char *ctl_unbind_usage(int all, int dry_run, int ndev)
+{
+	if (all && ndev)
+		return "--all takes no DEV: it unbinds every bound disk";
+	if (!all && dry_run)
+		return "--dry-run goes with --all";
+	if (!all && ndev != 1)
+		return "expected DEV or --all";
+	return NULL;
+}
+
+static int devt_eq(struct ctl_devt a, struct ctl_devt b)
+{
+	return a.major == b.major && a.minor == b.minor;
+}
+
+static const struct ctl_binding *find_binding(const struct ctl_binding *b,
+					      size_t nb, struct ctl_devt dev)
+{
+	size_t i;
+
+	for (i = 0; i < nb; i++)
+		if (devt_eq(b[i].dev, dev))
+			return &b[i];
+	return NULL;
+}
+
+size_t ctl_unbind_merge(struct ctl_unbind_disk *d, size_t *nd,
+			const struct ctl_binding *b, size_t nb)
+{
+	size_t i, j, todo = 0;
+
+	for (i = 0; i < *nd; i++) {
+		const struct ctl_binding *bound = find_binding(b, nb, d[i].dev);
+
+		if (bound)
+			memcpy(d[i].model, bound->model, sizeof(d[i].model));
+		switch (d[i].state) {
+		case CTL_UNBIND_TODO:	/* not written: linear if not bound */
+			d[i].state = bound ? CTL_UNBIND_TODO : CTL_UNBIND_DONE;
+			break;
+		case CTL_UNBIND_DONE:
+		case CTL_UNBIND_GONE:
+			if (bound)
+				d[i].state = CTL_UNBIND_TODO;
+			break;
+		case CTL_UNBIND_VANISHING:
+			/* it could not be opened: gone, unless it is still bound */
+			d[i].state = bound ? CTL_UNBIND_FAILED : CTL_UNBIND_GONE;
+			d[i].err = bound ? ENODEV : 0;
+			d[i].news = 1;
+			break;
+		case CTL_UNBIND_FAILED:
+			break;
+		}
+	}
+	for (j = 0; j < nb; j++) {
+		for (i = 0; i < *nd; i++)
+			if (devt_eq(d[i].dev, b[j].dev))
+				break;
+		if (i < *nd)
+			continue;
+		memset(&d[i], 0, sizeof(d[i]));
+		d[i].dev = b[j].dev;
+		memcpy(d[i].model, b[j].model, sizeof(d[i].model));
+		d[i].state = CTL_UNBIND_TODO;
+		(*nd)++;
+	}
+	for (i = 0; i < *nd; i++)
+		todo += d[i].state == CTL_UNBIND_TODO;
+	return todo;
+}
+
+void ctl_unbind_result(struct ctl_unbind_disk *d, int err)
+{
+	d->err = err;
+	if (!err)
+		d->state = CTL_UNBIND_DONE;
+	else if (err == ENODEV)
+		d->state = CTL_UNBIND_VANISHING;
+	else
+		d->state = CTL_UNBIND_FAILED;
+}
+
+const char *ctl_unbind_explain(int err, unsigned int passes, char *buf,
+			       size_t size)
+{
+	switch (err) {
+	case ENODEV:
+		snprintf(buf, size,
+			 "the disk cannot be opened, yet it is still bound: see dmesg");
+		break;
+	case EBUSY:
+		snprintf(buf, size,
+			 "bound again in each of %u passes: stop what binds it, then retry",
+			 passes);
+		break;
+	case ENOENT:
+		return NULL;	/* the bindings file itself: the caller knows */
+	default:
+		return ctl_bind_explain(err, NULL, buf, size);
+	}
+	return buf;
+}
+
 size_t ctl_json_str(char *buf, size_t size, const char *s)
 {
 	size_t n = 0;

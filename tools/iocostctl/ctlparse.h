@@ -112,6 +112,58 @@ const char *ctl_bind_explain(int err, const char *model, char *buf,
 			     size_t size);
 
 /*
+ * The operands of unbind: NULL if --all (@all), --dry-run (@dry_run) and
+ * @ndev DEV operands go together (one DEV, or --all [--dry-run] without
+ * one), else the message of the usage error.
+ */
+const char *ctl_unbind_usage(int all, int dry_run, int ndev);
+
+/*
+ * unbind --all, pass by pass: the disks it has seen bound and what became
+ * of each.  Every pass reads the bindings file, folds it in with
+ * ctl_unbind_merge(), writes "MAJ:MIN model=linear" for every disk left
+ * CTL_UNBIND_TODO and records each write's outcome with
+ * ctl_unbind_result(); it stops when a merge leaves nothing to do, or
+ * after a bounded number of passes (a bind can race with it).
+ */
+enum ctl_unbind_state {
+	CTL_UNBIND_TODO,	/* bound: to be written back to linear */
+	CTL_UNBIND_DONE,	/* written: back to linear */
+	CTL_UNBIND_VANISHING,	/* the write said ENODEV: the disk may be going */
+	CTL_UNBIND_GONE,	/* the disk went away, and its binding with it */
+	CTL_UNBIND_FAILED,	/* refused with err: not retried */
+};
+
+struct ctl_unbind_disk {
+	struct ctl_devt dev;
+	char model[CTL_NAME_LEN];	/* its model when last seen bound */
+	enum ctl_unbind_state state;
+	int err;			/* the positive errno of FAILED */
+	int news;			/* a merge made it GONE or FAILED */
+};
+
+/*
+ * Fold the @nb bindings @b just read into the *@nd disks @d (room for
+ * *@nd + @nb): a disk not seen before is TODO; a DONE or GONE disk that is
+ * bound again (a bind raced, or a new disk took the number) is TODO again;
+ * a VANISHING disk is GONE once it is no longer bound, else FAILED with
+ * ENODEV; a FAILED disk stays FAILED.  Returns the number of TODO disks.
+ */
+size_t ctl_unbind_merge(struct ctl_unbind_disk *d, size_t *nd,
+			const struct ctl_binding *b, size_t nb);
+
+/* the outcome of a TODO disk's write: 0, or its positive errno */
+void ctl_unbind_result(struct ctl_unbind_disk *d, int err);
+
+/*
+ * Explain the errno @err (positive) of unbind --all on one disk in @buf:
+ * ENODEV of a disk that stays bound, EBUSY of one that is bound again in
+ * every pass (@passes), else ctl_bind_explain()'s.  NULL if none.
+ */
+const char *ctl_unbind_explain(int err, unsigned int passes, char *buf,
+			       size_t size);
+
+/*
  * Write @s to @buf (size @size) as a JSON string, quotes included; returns
  * the length the whole string needs (like snprintf: truncated if >= size).
  */

@@ -5,14 +5,15 @@
  *   iocostctl load OBJ.bpf.o [--name NAME]
  *   iocostctl unload NAME
  *   iocostctl bind DEV MODEL
- *   iocostctl unbind DEV
+ *   iocostctl unbind {DEV | --all [--dry-run]}
  *   iocostctl status [--json]
  *   iocostctl top [DEV] [--count N] [--json]
  *
  * load registers every iocost_model_ops struct_ops map of a BPF object
  * through libbpf and pins its link at /sys/fs/bpf/iocost_bpf/NAME, so the
  * model stays registered after iocostctl exits; unload removes that pin.
- * bind/unbind write one line to /sys/kernel/iocost_bpf/bindings, status
+ * bind/unbind write one line to /sys/kernel/iocost_bpf/bindings (unbind
+ * --all one per bound disk, pass after pass until none is left), status
  * reads the module's control files and the root cgroup's io.cost.qos, and
  * top follows the iocost_ioc_tick trace event in a private tracefs
  * instance.  The parsing lives in ctlparse.c, unit-tested on the host.
@@ -73,6 +74,7 @@ typedef uint64_t sector_t;
 #define MAX_MODELS	8	/* iocost_model_ops maps in one object */
 #define MAX_TOP_ROWS	64	/* devices top shows on a terminal */
 #define UNLOAD_WAIT_MS	5000
+#define UNBIND_PASSES	5	/* of unbind --all, racing with binds */
 
 _Static_assert(sizeof(((struct iocost_model_ops *)0)->name) == CTL_NAME_LEN,
 	       "ctlparse.h and include/iocost_model.h disagree on the name length");
@@ -386,38 +388,47 @@ static int command_help(const char *name);
 
 /*
  * The options of command @cmd: -h/--help, plus --json (@json non-NULL),
- * --count (@count), --name (@name).  Returns -1 to go on, else the exit
- * status (help printed, or a usage error); @argv's operands start at
- * optind.
+ * --count (@count), --name (@name), --all and --dry-run (@all, @dry_run).
+ * Returns -1 to go on, else the exit status (help printed, or a usage
+ * error); @argv's operands start at optind.
  */
 static int command_options(const char *cmd, int argc, char **argv, bool *json,
-			   long *count, const char **name)
+			   long *count, const char **name, bool *all,
+			   bool *dry_run)
 {
-	static const struct option all[] = {
+	static const struct option known[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "dry-run", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct option opts[5];
+	struct option opts[7];
 	char short_opts[16] = ":h", opt[64];
 	int n = 0, c;
 
-	opts[n++] = all[0];
+	opts[n++] = known[0];
 	if (json) {
-		opts[n++] = all[1];
+		opts[n++] = known[1];
 		strcat(short_opts, "j");
 	}
 	if (count) {
-		opts[n++] = all[2];
+		opts[n++] = known[2];
 		strcat(short_opts, "c:");
 	}
 	if (name) {
-		opts[n++] = all[3];
+		opts[n++] = known[3];
 		strcat(short_opts, "n:");
 	}
-	opts[n] = all[4];
+	if (all) {
+		opts[n++] = known[4];
+		strcat(short_opts, "a");
+	}
+	if (dry_run)
+		opts[n++] = known[5];	/* no short option: -n is load's --name */
+	opts[n] = known[6];
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, short_opts, opts, NULL)) != -1) {
@@ -438,6 +449,12 @@ static int command_options(const char *cmd, int argc, char **argv, bool *json,
 			break;
 		case 'n':
 			*name = optarg;
+			break;
+		case 'a':
+			*all = true;
+			break;
+		case 'D':
+			*dry_run = true;
 			break;
 		case ':':
 			return usage_error(cmd, "option '%s' needs an argument",
@@ -617,7 +634,8 @@ static int cmd_load(int argc, char **argv)
 	char hint[128];
 	int ret, n = 0, i, err;
 
-	ret = command_options("load", argc, argv, NULL, NULL, &newname);
+	ret = command_options("load", argc, argv, NULL, NULL, &newname, NULL,
+			      NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind != 1)
@@ -704,7 +722,7 @@ static int cmd_unload(int argc, char **argv)
 	bool reg;
 	int ret, waited;
 
-	ret = command_options("unload", argc, argv, NULL, NULL, NULL);
+	ret = command_options("unload", argc, argv, NULL, NULL, NULL, NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	ret = 0;
@@ -816,20 +834,16 @@ static int write_binding(const char *what, struct ctl_devt dev,
 }
 
 /*
- * The options and operands of bind (DEV MODEL: @model non-NULL) and unbind
- * (DEV): DEV resolved into @dev, @what set to "CMD MAJ:MIN[ MODEL]".
- * Returns -1 to go on, else the exit status.
+ * The operands of bind (DEV MODEL: @model non-NULL) and unbind (DEV), from
+ * optind on (command_options() went first): DEV resolved into @dev, @what
+ * set to "CMD MAJ:MIN[ MODEL]".  Returns -1 to go on, else the exit status.
  */
 static int dev_operands(const char *cmd, int argc, char **argv,
 			const char **model, struct ctl_devt *dev, char *what,
 			size_t size)
 {
 	const char *m = NULL;
-	int ret;
 
-	ret = command_options(cmd, argc, argv, NULL, NULL, NULL);
-	if (ret >= 0)
-		return ret;
 	if (argc - optind != (model ? 2 : 1))
 		return usage_error(cmd, model ? "expected DEV MODEL" : "expected DEV");
 	if (model) {
@@ -852,6 +866,9 @@ static int cmd_bind(int argc, char **argv)
 	const char *model;
 	int ret;
 
+	ret = command_options("bind", argc, argv, NULL, NULL, NULL, NULL, NULL);
+	if (ret >= 0)
+		return ret;
 	ret = dev_operands("bind", argc, argv, &model, &dev, what, sizeof(what));
 	if (ret >= 0)
 		return ret;
@@ -861,15 +878,134 @@ static int cmd_bind(int argc, char **argv)
 	return 0;
 }
 
+/* print what a merge of unbind --all found: disks gone, disks refused */
+static void unbind_all_news(struct ctl_unbind_disk *d, size_t nd)
+{
+	char label[64], hint[160];
+	size_t i;
+
+	for (i = 0; i < nd; i++) {
+		if (!d[i].news)
+			continue;
+		d[i].news = 0;
+		devt_label(d[i].dev, label, sizeof(label));
+		if (d[i].state == CTL_UNBIND_GONE)
+			printf("%s went away: its binding to %s is dropped\n", label,
+			       d[i].model);
+		else
+			fail(SYS_BINDINGS, d[i].err,
+			     ctl_unbind_explain(d[i].err, UNBIND_PASSES, hint,
+						sizeof(hint)),
+			     "unbind --all: %s from %s", label, d[i].model);
+	}
+}
+
+/*
+ * unbind --all: every bound disk back to linear, whatever its model and
+ * whether that is still registered.  A pass reads the bindings and writes
+ * linear for every disk in them; passes go on until a read shows none
+ * left (a bind may race with them), at most UNBIND_PASSES.  A disk that
+ * went away is no failure; every other refusal is reported with its
+ * errno and not retried.
+ */
+static int unbind_all(bool dry_run)
+{
+	const char *what = dry_run ? "unbind --all --dry-run" : "unbind --all";
+	struct ctl_unbind_disk *d = NULL, *u;
+	struct ctl_binding *binds = NULL;
+	size_t nd = 0, nb = 0, todo, failed = 0, i;
+	char line[64], label[64], hint[160];
+	unsigned int pass;
+	int ret = 0, err;
+
+	if (!module_loaded()) {
+		if (errno != ENOENT)
+			return fail(SYS_DIR, errno, NULL, "%s", what);
+		printf("nothing was bound: the iocost_bpf module is not loaded\n");
+		return 0;
+	}
+	for (pass = 0;; pass++) {
+		/* the module can only go once nothing is bound */
+		if (pass && !module_loaded() && errno == ENOENT) {
+			nb = 0;
+		} else if (read_bindings(what, &binds, &nb)) {
+			ret = 1;
+			goto out;
+		}
+		d = xrealloc(d, (nd + nb + 1) * sizeof(*d));
+		todo = ctl_unbind_merge(d, &nd, binds, nb);
+		free(binds);
+		binds = NULL;
+		unbind_all_news(d, nd);
+		if (!todo || dry_run || pass == UNBIND_PASSES)
+			break;
+		for (i = 0; i < nd; i++) {
+			u = &d[i];
+			if (u->state != CTL_UNBIND_TODO)
+				continue;
+			devt_label(u->dev, label, sizeof(label));
+			snprintf(line, sizeof(line), "%u:%u model=linear\n",
+				 u->dev.major, u->dev.minor);
+			err = -write_file(SYS_BINDINGS, line);
+			ctl_unbind_result(u, err);
+			if (!err)
+				printf("unbound %s from %s: back to the builtin linear model\n",
+				       label, u->model);
+			else if (err != ENODEV)	/* gone, or not: the next read says */
+				fail(SYS_BINDINGS, err,
+				     ctl_unbind_explain(err, UNBIND_PASSES, hint,
+							sizeof(hint)),
+				     "%s: %s from %s", what, label, u->model);
+		}
+	}
+	for (i = 0; i < nd; i++) {
+		u = &d[i];
+		if (u->state != CTL_UNBIND_TODO)
+			continue;
+		devt_label(u->dev, label, sizeof(label));
+		if (dry_run) {
+			printf("would unbind %s from %s\n", label, u->model);
+			continue;
+		}
+		/* bound again after every pass */
+		ctl_unbind_result(u, EBUSY);
+		fail(SYS_BINDINGS, EBUSY,
+		     ctl_unbind_explain(EBUSY, UNBIND_PASSES, hint, sizeof(hint)),
+		     "%s: %s from %s", what, label, u->model);
+	}
+	for (i = 0; i < nd; i++)
+		failed += d[i].state == CTL_UNBIND_FAILED;
+	if (!nd)
+		printf("nothing was bound: every disk uses the builtin linear model\n");
+	if (failed) {
+		fprintf(stderr, "iocostctl: %s: %zu of %zu disks still bound\n",
+			what, failed, nd);
+		ret = 1;
+	}
+out:
+	free(d);
+	return ret;
+}
+
 static int cmd_unbind(int argc, char **argv)
 {
 	struct ctl_binding *binds = NULL;
 	struct ctl_devt dev;
 	char what[128], label[64];
-	const char *was = NULL;
+	const char *was = NULL, *bad;
+	bool all = false, dry_run = false;
 	size_t n = 0, i;
 	int ret;
 
+	ret = command_options("unbind", argc, argv, NULL, NULL, NULL, &all,
+			      &dry_run);
+	if (ret >= 0)
+		return ret;
+	bad = ctl_unbind_usage(all, dry_run, argc - optind);
+	if (bad)
+		return usage_error("unbind", "%s", bad);
+	if (all)
+		return unbind_all(dry_run);
 	ret = dev_operands("unbind", argc, argv, NULL, &dev, what, sizeof(what));
 	if (ret >= 0)
 		return ret;
@@ -1073,7 +1209,8 @@ static int cmd_status(int argc, char **argv)
 	bool json = false;
 	int ret;
 
-	ret = command_options("status", argc, argv, &json, NULL, NULL);
+	ret = command_options("status", argc, argv, &json, NULL, NULL, NULL,
+			      NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind)
@@ -1345,7 +1482,7 @@ static int cmd_top(int argc, char **argv)
 	int ret, err, fd, i;
 
 	memset(&t, 0, sizeof(t));
-	ret = command_options("top", argc, argv, &json, &count, NULL);
+	ret = command_options("top", argc, argv, &json, &count, NULL, NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind > 1)
@@ -1441,8 +1578,17 @@ static const struct command commands[] = {
 	{ "bind", cmd_bind, "DEV MODEL", "price a disk's IO with a model",
 	  "Price DEV's IO with MODEL.  DEV is MAJ:MIN, a block device node such as\n"
 	  "/dev/vda, or a block device's name; a whole disk, not a partition.\n" },
-	{ "unbind", cmd_unbind, "DEV", "back to the builtin linear model",
-	  "Give DEV back to the builtin linear model (\"MAJ:MIN model=linear\").\n" },
+	{ "unbind", cmd_unbind, "{DEV | --all [--dry-run]}",
+	  "back to the builtin linear model",
+	  "Give DEV back to the builtin linear model (\"MAJ:MIN model=linear\").\n\n"
+	  "  -a, --all      every bound disk, whatever its model, registered or not:\n"
+	  "                 read the bindings, unbind each disk, and again until none\n"
+	  "                 is left (at most 5 passes: a bind may race).  With the\n"
+	  "                 last binding the module unhooks the kernel's pricing\n"
+	  "                 function, so that something else (a livepatch) can take\n"
+	  "                 it over.  A disk that went away is no failure; a disk it\n"
+	  "                 cannot unbind is named with its error, exit status 1.\n"
+	  "      --dry-run  with --all: list the disks it would unbind, change nothing\n" },
 	{ "status", cmd_status, "[--json]", "models, bindings, statistics",
 	  "Show the registered models, which of them are pinned, the bindings,\n"
 	  "per-device statistics and each device's iocost state.\n\n"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# iocostctl: load and unload models, bind and unbind disks, status as text
+# iocostctl: load and unload models, bind and unbind disks (one, or all at
+# once: of an unregistered model, beside a removed disk), status as text
 # and JSON, the refusals of each (exit status and message), the module-not-
 # loaded hint, and top on the iocost_ioc_tick event through a pipe.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -272,8 +273,77 @@ run "$CTL" status --json
 expect_eq "status --json: stats say unregistered" \
 	"$(json_get '[x["stats"]["registered"] for x in d["devices"] if x["name"] == "vda"]')" "[False]"
 expect_run "unbind the unregistered model" 0 "^unbound $D \(vda\) from iocost_2x" "$CTL" unbind vda
-expect_run "unload ms2" 0 "^unloaded ms2$" "$CTL" unload ms2
+
+# ---- unbind --all ----
+V=$(cat /sys/block/vdb/dev)
+nothing="^nothing was bound: every disk uses the builtin linear model$"
+expect_run "unbind --all with a DEV is a usage error" 2 \
+	"^iocostctl: unbind: --all takes no DEV: it unbinds every bound disk$" "$CTL" unbind --all vda
+expect_run "unbind DEV --all is the same usage error" 2 "unbind: --all takes no DEV" \
+	"$CTL" unbind "$D" --all
+expect_run "unbind without DEV or --all is a usage error" 2 "^iocostctl: unbind: expected DEV or --all$" \
+	"$CTL" unbind
+expect_run "--dry-run without --all is a usage error" 2 "^iocostctl: unbind: --dry-run goes with --all$" \
+	"$CTL" unbind --dry-run vda
+expect_run "unbind --all with nothing bound" 0 "$nothing" "$CTL" unbind --all
+expect_run "unbind --all --dry-run with nothing bound" 0 "$nothing" "$CTL" unbind --all --dry-run
+
+expect_run "bind vda to ms2" 0 "^bound $D \(vda\) to ms2$" "$CTL" bind vda ms2
+expect_run "bind vdb to ms2" 0 "^bound $V \(vdb\) to ms2$" "$CTL" bind /dev/vdb ms2
+sh -c 'echo $$ > /sys/fs/cgroup/t08/cgroup.procs; exec dd if=/dev/vda of=/dev/null bs=4k count=4 iflag=direct 2>/dev/null'
+both=$(printf '%s model=ms2\n' "$D" "$V" | sort)
+expect_eq "two disks bound" "$(sort "$SYS/bindings")" "$both"
+expect_eq "two stats lines" "$(grep -c . "$SYS/stats")" 2
+expect_run "unbind --all --dry-run lists vda" 0 "^would unbind $D \(vda\) from ms2$" \
+	"$CTL" unbind --all --dry-run
+expect_match "unbind --all --dry-run lists vdb" "$out" "^would unbind $V \(vdb\) from ms2$"
+expect_eq "unbind --all --dry-run printed two lines" "$(grep -c . <<<"$out")" 2
+expect_eq "unbind --all --dry-run changed nothing" "$(sort "$SYS/bindings")" "$both"
+expect_run "unbind --all as nobody fails on vda: need root" 1 \
+	"^iocostctl: unbind --all: $D \(vda\) from ms2: $SYS/bindings: Permission denied \(need root \(CAP_SYS_ADMIN\)\)$" \
+	"${NOBODY[@]}" "$CTL" unbind --all
+expect_match "unbind --all as nobody fails on vdb too" "$out" \
+	"^iocostctl: unbind --all: $V \(vdb\) from ms2: $SYS/bindings: Permission denied \(need root"
+expect_match "unbind --all as nobody counts the disks still bound" "$out" \
+	"^iocostctl: unbind --all: 2 of 2 disks still bound$"
+expect_eq "the refused unbind --all changed nothing" "$(sort "$SYS/bindings")" "$both"
+expect_run "unbind --all" 0 "^unbound $D \(vda\) from ms2: back to the builtin linear model$" \
+	"$CTL" unbind --all
+show "$out"
+expect_match "unbind --all unbound vdb" "$out" "^unbound $V \(vdb\) from ms2: back to the builtin linear model$"
+expect_eq "unbind --all printed one line per disk" "$(grep -c . <<<"$out")" 2
+expect_eq "bindings empty after unbind --all" "$(cat "$SYS/bindings")" ""
+expect_eq "stats empty after unbind --all" "$(cat "$SYS/stats")" ""
+expect_match "ms2 has no binding left" "$(cat "$SYS/models")" "^ms2 bindings=0$"
+expect_run "unbind --all again: nothing was bound" 0 "$nothing" "$CTL" unbind --all
+
+# the escape hatch with the model unregistered and a bound disk removed
+expect_run "bind vda to ms2 again" 0 "^bound" "$CTL" bind vda ms2
+expect_run "bind vdb to ms2 again" 0 "^bound" "$CTL" bind vdb ms2
+NB=/sys/kernel/config/nullb
+N=
+if modprobe null_blk nr_devices=0 && mkdir "$NB/nullb8" && echo 1 >"$NB/nullb8/power"; then
+	N=$(cat /sys/block/nullb8/dev)
+	expect_run "bind the null_blk disk nullb8 to ms2" 0 "^bound $N \(nullb8\) to ms2$" \
+		"$CTL" bind nullb8 ms2
+else
+	not_ok "create the null_blk disk nullb8"
+fi
+expect_run "unload ms2 while bound" 0 "^unloaded ms2$" "$CTL" unload ms2
+expect_match "unload says vdb stays bound" "$out" "^ms2 is still bound to $V \(vdb\)"
 expect_eq "no models left" "$(cat "$SYS/models")" ""
+if [ -n "$N" ]; then
+	echo 0 >"$NB/nullb8/power"
+	rmdir "$NB/nullb8"
+fi
+expect_run "unbind --all of an unregistered model" 0 \
+	"^unbound $D \(vda\) from ms2: back to the builtin linear model$" "$CTL" unbind --all
+show "$out"
+expect_match "unbind --all unbound vdb from the unregistered model" "$out" "^unbound $V \(vdb\) from ms2: "
+expect_nomatch "unbind --all: nothing about the removed disk failed" "$out" "^iocostctl: "
+expect_eq "bindings empty after unbind --all of an unregistered model" "$(cat "$SYS/bindings")" ""
+expect_eq "stats empty after unbind --all of an unregistered model" "$(cat "$SYS/stats")" ""
+rmmod null_blk 2>/dev/null
 expect_run "unload an unknown model fails" 1 \
 	"^iocostctl: unload nosuch: $PINS/nosuch: No such file or directory \(no model named nosuch is registered\)$" \
 	"$CTL" unload nosuch
@@ -288,6 +358,9 @@ expect_run "status --json without the module" 1 "^iocostctl: status: $hint" "$CT
 expect_run "bind without the module" 1 "^iocostctl: bind vda iocost_2x: $hint" "$CTL" bind vda iocost_2x
 expect_run "load without the module" 1 "^iocostctl: load: $hint" "$CTL" load "$OBJ2X"
 expect_run "unload without the module" 1 "^iocostctl: unload x: $hint" "$CTL" unload x
+expect_run "unbind without the module" 1 "^iocostctl: unbind vda: $hint" "$CTL" unbind vda
+expect_run "unbind --all without the module: nothing was bound" 0 \
+	"^nothing was bound: the iocost_bpf module is not loaded$" "$CTL" unbind --all
 expect_run "top without the module" 1 "iocost_ioc_tick: No such file or directory \(the iocost_bpf module is not loaded: modprobe iocost_bpf\)$" \
 	"$CTL" top --count 1
 finish
