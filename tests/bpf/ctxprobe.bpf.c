@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test model: records the deepest preemption count its calc_cost ever ran
+ * at (the low byte of x86's per-CPU pcpu_hot.preempt_count: the
+ * preempt_disable() depth, without the softirq/hardirq/NMI bits and the
+ * inverted PREEMPT_NEED_RESCHED bit) and the number of calls, then prices
+ * like the builtin (bpf/iocost_linear.bpf.h).  tests/vm/t/14-preempt.sh
+ * reads both from the .bss map.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "iocost_model.h"
+#include "iocost_linear.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+extern struct pcpu_hot pcpu_hot __ksym;
+
+u64 max_depth;
+u64 calls;
+
+SEC("struct_ops/calc_cost")
+u64 BPF_PROG(ctxprobe_calc_cost, u64 opf, u64 nbytes, sector_t sector,
+	     struct blkcg *blkcg, u64 model_flags)
+{
+	struct pcpu_hot *hot = bpf_this_cpu_ptr(&pcpu_hot);
+	u64 depth = (u32)hot->preempt_count & 0xff;
+
+	/* a racy max: a lost update can only hide a depth another CPU saw too */
+	if (depth > max_depth)
+		max_depth = depth;
+	__sync_fetch_and_add(&calls, 1);
+	return iocost_linear_cost(opf, nbytes, true, model_flags);
+}
+
+SEC(".struct_ops.link")
+struct iocost_model_ops iocost_ops = {
+	.calc_cost = (void *)ctxprobe_calc_cost,
+	.name = "test_ctxprobe",
+};
