@@ -40,6 +40,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 
 MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/tick.c src/parse.c \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
+MOD_FILES += src/btfdigest.c src/btfdigest.h
 MODELS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
@@ -74,12 +75,13 @@ module: $(O)/iocost_bpf.ko $(O)/hook-strategy
 $(O)/hook-strategy: $(O)/iocost_bpf.ko src/iocost_bpf.h
 	@echo "ftrace ip-modify at the entry of $$(sed -n 's/^#define IOCOST_HOOK_TARGET "\(.*\)"/\1/p' src/iocost_bpf.h)(), prototype checked in BTF" > $@
 
-$(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check $(HOST)/iocost-btfgen $(wildcard $(BTF_VMLINUX))
+$(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check src/btf-digest $(HOST)/iocost-btfgen $(wildcard $(BTF_VMLINUX))
 	@src/kernel-check $(KDIR) >/dev/null
 	@rm -rf $(O)/mod
 	@mkdir -p $(O)/mod/src $(O)/mod/include $(O)/mod/generated
 	@for f in $(MOD_FILES) Kbuild; do ln -s $(TOP)/$$f $(O)/mod/$$f; done
 	$(HOST)/iocost-btfgen $(BTF_VMLINUX) > $(O)/mod/generated/iocost_btf.h
+	src/btf-digest $(BTF_VMLINUX) $(PKG_VERSION) > $(O)/mod/generated/iocost_btf_digest.h
 	@src/kernel-check --compiler $(KDIR) >/dev/null
 	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(O)/mod modules
 	$(HOST)/iocost-btfgen --check-module $(O)/mod/iocost_bpf.ko $(KDIR)/vmlinux
@@ -240,6 +242,7 @@ MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/nu
 MODEL_OBJS = $(foreach m,$(MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
 DKMS_FILES := dkms.conf Makefile Kbuild $(MOD_FILES) src/kernel-check \
 	      src/btfgen.c src/btfgen.h tests/vm/kernel.conf
+DKMS_FILES += src/btf-digest
 PKG_MANS := $(wildcard man/iocostctl.8) tools/iocost-bpf-apply.8 tools/iocost-bpf.conf.5
 PKG_OUT := build/pkg
 
