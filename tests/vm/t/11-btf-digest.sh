@@ -53,7 +53,7 @@ out=$(insmod "$FMOD" 2>&1)
 rc=$?
 log=$(dmesg | tail -n +"$((start + 1))")
 check_fails "insmod of the foreign build fails" [ "$rc" = 0 ]
-expect_match "insmod says why (ENOEXEC)" "$out" 'Exec format error'
+expect_match "insmod says why (ENOEXEC: kmod's 'Invalid module format')" "$out" 'Invalid module format'
 rel=$(uname -r)
 frel=$(hdr_str "$FOREIGN_H" IOCOST_BTF_RELEASE)
 futs=$(hdr_str "$FOREIGN_H" IOCOST_BTF_UTS_VERSION)
