@@ -22,7 +22,13 @@ VM_KDIR := $(TOP)/.cache/kernels/$(VM_KERNEL)/root/usr/src/linux-headers-$(VM_KE
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KREL := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
-O := build/$(KREL)
+# IOCOST_OUT: where this kernel's build goes (not O=, which Kbuild would
+# inherit as its own output directory)
+IOCOST_OUT ?= build/$(KREL)
+O := $(IOCOST_OUT)
+# the BTF the private struct offsets are generated from: the headers'
+# vmlinux; vm-build-foreign points it at another kernel build's
+BTF_VMLINUX ?= $(KDIR)/vmlinux
 HOST := build/host
 
 CC ?= gcc
@@ -34,11 +40,12 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 
 MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/tick.c src/parse.c \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
+MOD_FILES += src/btfdigest.c src/btfdigest.h
 MODELS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 
-.PHONY: all module bpf tools unit lint fuzz fuzz-check check check-matrix demo deps vm-build clean
+.PHONY: all module bpf tools unit lint fuzz fuzz-check check check-matrix demo deps vm-build vm-build-foreign clean
 .DELETE_ON_ERROR:
 
 all: module bpf tools
@@ -68,12 +75,13 @@ module: $(O)/iocost_bpf.ko $(O)/hook-strategy
 $(O)/hook-strategy: $(O)/iocost_bpf.ko src/iocost_bpf.h
 	@echo "ftrace ip-modify at the entry of $$(sed -n 's/^#define IOCOST_HOOK_TARGET "\(.*\)"/\1/p' src/iocost_bpf.h)(), prototype checked in BTF" > $@
 
-$(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check $(HOST)/iocost-btfgen
+$(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check src/btf-digest $(HOST)/iocost-btfgen $(wildcard $(BTF_VMLINUX))
 	@src/kernel-check $(KDIR) >/dev/null
 	@rm -rf $(O)/mod
 	@mkdir -p $(O)/mod/src $(O)/mod/include $(O)/mod/generated
 	@for f in $(MOD_FILES) Kbuild; do ln -s $(TOP)/$$f $(O)/mod/$$f; done
-	$(HOST)/iocost-btfgen $(KDIR)/vmlinux > $(O)/mod/generated/iocost_btf.h
+	$(HOST)/iocost-btfgen $(BTF_VMLINUX) > $(O)/mod/generated/iocost_btf.h
+	src/btf-digest $(BTF_VMLINUX) $(PKG_VERSION) > $(O)/mod/generated/iocost_btf_digest.h
 	@src/kernel-check --compiler $(KDIR) >/dev/null
 	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(O)/mod modules
 	$(HOST)/iocost-btfgen --check-module $(O)/mod/iocost_bpf.ko $(KDIR)/vmlinux
@@ -169,11 +177,24 @@ check-matrix: deps
 vm-build:
 	$(MAKE) KDIR=$(VM_KDIR) all
 
+# the module for the VM's kernel with the offsets of another build of
+# 6.12.118 (IOCOST_FOREIGN_KERNEL, tests/vm/kernel.conf): Debian's trixie
+# build, whose BTF differs while the release, vermagic and symbol CRCs the
+# kernel checks are the VM kernel's.  That is what a module DKMS did not
+# rebuild after a Debian revision bump looks like; tests/vm/t/11-btf-digest
+# loads it.  Only the other kernel's headers vmlinux (its BTF) is used.
+FOREIGN_VMLINUX := $(TOP)/.cache/kernels/$(IOCOST_FOREIGN_KERNEL)/root/usr/src/linux-headers-$(IOCOST_FOREIGN_KERNEL)/vmlinux
+vm-build-foreign:
+	@test -f $(FOREIGN_VMLINUX) || tests/vm/fetch-kernel $(IOCOST_FOREIGN_KERNEL)
+	$(MAKE) KDIR=$(VM_KDIR) BTF_VMLINUX=$(FOREIGN_VMLINUX) \
+		IOCOST_OUT=build/$(VM_KERNEL)/foreign build/$(VM_KERNEL)/foreign/iocost_bpf.ko
+
 check: deps
 	$(MAKE) unit
 	$(MAKE) lint
 	$(MAKE) fuzz-check
 	$(MAKE) vm-build
+	$(MAKE) vm-build-foreign
 	$(MAKE) bench-smoke
 	tests/vm/run
 
@@ -221,6 +242,7 @@ MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/nu
 MODEL_OBJS = $(foreach m,$(MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
 DKMS_FILES := dkms.conf Makefile Kbuild $(MOD_FILES) src/kernel-check \
 	      src/btfgen.c src/btfgen.h tests/vm/kernel.conf
+DKMS_FILES += src/btf-digest
 PKG_MANS := $(wildcard man/iocostctl.8) tools/iocost-bpf-apply.8 tools/iocost-bpf.conf.5
 PKG_OUT := build/pkg
 

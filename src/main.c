@@ -33,6 +33,7 @@
 #include <linux/module.h>
 #include <linux/utsname.h>
 #include "iocost_bpf.h"
+#include "btfdigest.h"
 
 /* register_bpf_struct_ops() arrived with struct_ops in modules, in 6.9 */
 #ifndef register_bpf_struct_ops
@@ -52,6 +53,9 @@ static int __init iocost_bpf_init(void)
 {
 	int ret;
 
+	ret = iocost_btf_digest_check();
+	if (ret)
+		return ret;
 	ret = iocost_hook_init();
 	if (ret)
 		return ret;
