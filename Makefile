@@ -38,10 +38,13 @@ USER_CFLAGS := -Wall -Wextra -Werror -O2 -g
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(O) -Iinclude -Ibpf
 
-MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/tick.c src/parse.c \
+MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c src/tick.c src/parse.c \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
 MOD_FILES += src/btfdigest.c src/btfdigest.h
-MODELS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+# every model also builds as NAME_hdd, with the series' fixed HDD autop
+# coefficients instead of the bound disk's (-DIOCOST_FIXED_HDD)
+MODEL_SRCS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
+MODELS := $(MODEL_SRCS) $(addsuffix _hdd,$(MODEL_SRCS))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 
@@ -98,6 +101,10 @@ $(O)/vmlinux.h: $(KDIR)/vmlinux
 $(O)/bpf/%.bpf.o: bpf/%.bpf.c $(BPF_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(O)/bpf/%_hdd.bpf.o: bpf/%.bpf.c $(BPF_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -DIOCOST_FIXED_HDD -c $< -o $@
 
 $(O)/tests/%.bpf.o: tests/bpf/%.bpf.c $(BPF_HDRS)
 	@mkdir -p $(@D)

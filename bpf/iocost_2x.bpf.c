@@ -3,23 +3,32 @@
  * iocost_2x - the builtin linear model at double price
  *
  * Proves the pricing path: every bio of a bound device is priced by the
- * builtin HDD formula with the builtin's single cursor per cgroup, doubled.
+ * builtin formula with the builtin's cursor per cgroup and disk, doubled.
  * The cursor follows the builtin's rules: zero means no previous IO, a seek
  * beyond 16 MiB makes an IO random, and only data READ/WRITE bios that are
  * not merges advance it.  Flushes, which the builtin prices at 0, cost two
  * write pages here.  Like the builtin cursor, the update is lockless.
  *
- * Where the cursors live: an array slot per cgroup, indexed by the blkcg's
- * css id and tagged with the cgroup's id.  css ids are small and dense (the
- * lowest free one is reused), and cgroup ids are never reused: a slot whose
- * tag is another cgroup's is reset, so a new cgroup starts with no previous
- * IO, as a new iocg does in the builtin.  With more than NR_CURSORS blkcgs,
- * cgroups whose css ids share a slot keep resetting each other's cursor
- * (their IOs count as first IOs: sequential).  A cgroup local storage
- * (bpf_cgrp_storage_get()) has no such limit, but its lookup is a helper
- * call that disables migration, and cost more than the rest of this model
- * on the benchmark's IO path (docs/PERFORMANCE.md); the verifier inlines an
- * array lookup.
+ * The price uses the bound disk's live coefficients (iocost_linear.bpf.h),
+ * so on any device and after any change of io.cost.model it is exactly
+ * twice what the builtin charges; iocost_2x_hdd is the series' version,
+ * with the HDD autop constants.
+ *
+ * Where the cursors live: the builtin keeps one per cgroup and disk (in
+ * its ioc_gq), so does this model.  An array slot per cgroup, indexed by
+ * the blkcg's css id and tagged with the cgroup's id, holds the cursors
+ * of up to NR_DEVS disks, each tagged with the disk's dev_t.  css ids are
+ * small and dense (the lowest free one is reused), and cgroup ids are
+ * never reused: a slot whose tag is another cgroup's is reset, so a new
+ * cgroup starts with no previous IO, as a new iocg does in the builtin.
+ * With more than NR_CURSORS blkcgs, cgroups whose css ids share a slot
+ * keep resetting each other's cursors, and a cgroup doing IO on more than
+ * NR_DEVS bound disks replaces the least recently used disk's cursor;
+ * either way the IO counts as a first IO: sequential.  A cgroup local
+ * storage (bpf_cgrp_storage_get()) has no such limit, but its lookup is a
+ * helper call that disables migration, and cost more than the rest of
+ * this model on the benchmark's IO path (docs/PERFORMANCE.md); the
+ * verifier inlines an array lookup.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -30,10 +39,14 @@
 char _license[] SEC("license") = "GPL";
 
 #define NR_CURSORS 16384	/* a power of two */
+#define NR_DEVS 4
 
 struct cursor {
-	u64 cgid;	/* the cgroup whose cursor this is */
-	u64 next;	/* sector after its last data IO, 0 before the first */
+	u64 cgid;		/* the cgroup whose cursors these are */
+	u64 clock;		/* use counter, for the LRU disk */
+	u32 dev[NR_DEVS];	/* the disk of each cursor; 0: unused */
+	u64 next[NR_DEVS];	/* sector after its last data IO, 0 before the first */
+	u64 used[NR_DEVS];	/* clock at last use */
 };
 
 struct {
@@ -49,24 +62,41 @@ u64 BPF_PROG(twox_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 {
 	u32 slot = blkcg->css.id & (NR_CURSORS - 1);
 	u64 cgid = blkcg->css.cgroup->kn->id;
+	u32 dev = iocost_cur_dev();
 	struct cursor *c;
 	bool seq = true;
+	int i, d = -1, lru = 0;
 
 	c = bpf_map_lookup_elem(&cursors, &slot);
 	if (c && c->cgid != cgid) {
+		__builtin_memset(c, 0, sizeof(*c));
 		c->cgid = cgid;
-		c->next = 0;
 	}
-	if (c)
-		seq = iocost_seek_is_seq(sector, c->next);
-	if (c && iocost_is_data_rw(opf, nbytes) &&
-	    !(model_flags & IOCOST_COST_F_MERGE))
-		c->next = iocost_end_sector(sector, nbytes);
+	if (c) {
+		for (i = 0; i < NR_DEVS; i++) {
+			if (c->dev[i] == dev && c->used[i]) {
+				d = i;
+				break;
+			}
+			if (c->used[i] < c->used[lru])
+				lru = i;
+		}
+		if (d < 0) {	/* this disk's first IO here */
+			d = lru;
+			c->dev[d] = dev;
+			c->next[d] = 0;
+		}
+		c->used[d] = ++c->clock;
+		seq = iocost_seek_is_seq(sector, c->next[d]);
+		if (iocost_is_data_rw(opf, nbytes) &&
+		    !(model_flags & IOCOST_COST_F_MERGE))
+			c->next[d] = iocost_end_sector(sector, nbytes);
+	}
 	return 2 * iocost_linear_cost(opf, nbytes, seq, model_flags);
 }
 
 SEC(".struct_ops.link")
 struct iocost_model_ops iocost_ops = {
 	.calc_cost = (void *)twox_calc_cost,
-	.name = "iocost_2x",
+	.name = IOCOST_MODEL_NAME("iocost_2x"),
 };

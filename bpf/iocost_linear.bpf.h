@@ -8,8 +8,13 @@
  * then costs base + pages * page, where base is seqio or randio (none on a
  * merge) and pages = max(nbytes >> 12, 1), truncating like the builtin.
  *
- * The coefficients here are what the builtin derives from the HDD autop
- * profile (the virtio disks of the test VM are rotational).  Unlike the
+ * The coefficients are the priced disk's own, read live with the
+ * module's bpf_iocost_dev_params() kfunc: whatever io.cost.model says now
+ * (autop's profile for the device, or the user's), as the builtin derived
+ * them.  Built with -DIOCOST_FIXED_HDD (the *_hdd models), or where the
+ * kfunc returns NULL, they are what the builtin derives from the HDD
+ * autop profile instead, the constants the series' models hard-code: the
+ * seed comparison with them stays reproducible on any disk.  Unlike the
  * builtin, which prices them at 0, bios that are not data READ/WRITE
  * (flushes, discards, ...) are priced as pages write pages, with no base.
  */
@@ -80,8 +85,34 @@ static __always_inline bool iocost_seek_is_seq(u64 sector, u64 cursor)
 	return (seek >> (IOCOST_PAGE_SHIFT - IOCOST_SECT_SHIFT)) <= IOCOST_RANDIO_PAGES;
 }
 
+/* the coefficients of one direction of the disk being priced, now */
+static __always_inline void iocost_get_lcoefs(bool read, struct iocost_lcoefs *c)
+{
+#ifndef IOCOST_FIXED_HDD
+	const struct iocost_dev_params *p = bpf_iocost_dev_params();
+
+	if (p) {
+		c->page = read ? p->rpage : p->wpage;
+		c->seqio = read ? p->rseqio : p->wseqio;
+		c->randio = read ? p->rrandio : p->wrandio;
+		return;
+	}
+#endif
+	*c = read ? iocost_hdd_read : iocost_hdd_write;
+}
+
+/* the disk being priced (0 in the fixed-HDD build: one set of cursors) */
+static __always_inline u32 iocost_cur_dev(void)
+{
+#ifndef IOCOST_FIXED_HDD
+	return bpf_iocost_dev();
+#else
+	return 0;
+#endif
+}
+
 /**
- * iocost_linear_cost - the builtin formula with the HDD coefficients
+ * iocost_linear_cost - the builtin formula with the disk's coefficients
  * @opf: bio->bi_opf
  * @nbytes: bio size
  * @seq: the IO is judged sequential
@@ -91,18 +122,26 @@ static __always_inline u64 iocost_linear_cost(u64 opf, u64 nbytes, bool seq,
 					      u64 model_flags)
 {
 	u64 pages = nbytes >> IOCOST_PAGE_SHIFT;
-	const struct iocost_lcoefs *c;
+	struct iocost_lcoefs c;
 	u64 cost = 0;
 
 	if (!pages)
 		pages = 1;
-	if (!iocost_is_data_rw(opf, nbytes))
-		return pages * iocost_hdd_write.page;
-	c = (opf & IOCOST_REQ_OP_MASK) == REQ_OP_READ ? &iocost_hdd_read :
-							&iocost_hdd_write;
+	if (!iocost_is_data_rw(opf, nbytes)) {
+		iocost_get_lcoefs(false, &c);
+		return pages * c.page;
+	}
+	iocost_get_lcoefs((opf & IOCOST_REQ_OP_MASK) == REQ_OP_READ, &c);
 	if (!(model_flags & IOCOST_COST_F_MERGE))
-		cost = seq ? c->seqio : c->randio;
-	return cost + pages * c->page;
+		cost = seq ? c.seqio : c.randio;
+	return cost + pages * c.page;
 }
+
+/* the model's registry name: NAME, or NAME_hdd for the fixed-HDD build */
+#ifdef IOCOST_FIXED_HDD
+#define IOCOST_MODEL_NAME(n)	n "_hdd"
+#else
+#define IOCOST_MODEL_NAME(n)	n
+#endif
 
 #endif /* _IOCOST_LINEAR_BPF_H */

@@ -10,8 +10,12 @@
  * exactly the expected next sector of a tracked slot, which then advances;
  * otherwise it is random and takes over the least recently used slot.  A
  * merge skips the base cost but still advances the slot it continues.
- * Prices use the builtin linear formula (iocost_linear.bpf.h).  As with
- * the builtin cursor, updates are lockless: concurrent submitters of one
+ * Prices use the builtin linear formula with the bound disk's live
+ * coefficients (iocost_linear.bpf.h; iocost_ms_hdd: the HDD constants, as
+ * in the series).  Streams are per disk as well as per cgroup: a cgroup
+ * reading two disks keeps each disk's slots apart, for up to NR_DEVS
+ * disks (more replace the least recently used disk's slots).  As with the
+ * builtin cursor, updates are lockless: concurrent submitters of one
  * cgroup may race on a slot, which can only misjudge one IO.
  */
 #include "vmlinux.h"
@@ -23,11 +27,19 @@
 char _license[] SEC("license") = "GPL";
 
 #define NR_SLOTS 4
+#define NR_DEVS 4
+
+/* one disk's streams of one cgroup */
+struct dev_streams {
+	u32 dev;			/* the disk; 0: unused */
+	u64 used;			/* clock at last use of the disk */
+	u64 next[NR_SLOTS];		/* expected next sector; 0 = free */
+	u64 slot_used[NR_SLOTS];	/* clock at last use of the slot */
+};
 
 struct streams {
 	u64 clock;			/* use counter for LRU */
-	u64 next[NR_SLOTS];		/* expected next sector; 0 = free */
-	u64 used[NR_SLOTS];		/* clock at last use */
+	struct dev_streams d[NR_DEVS];
 };
 
 struct {
@@ -42,8 +54,10 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
 	bool merge = model_flags & IOCOST_COST_F_MERGE, seq = false;
+	u32 dev = iocost_cur_dev();
+	struct dev_streams *ds;
 	struct streams *s;
-	int i, hit = -1, lru = 0;
+	int i, hit = -1, lru = 0, d = -1, dlru = 0;
 
 	if (!iocost_is_data_rw(opf, nbytes))
 		return iocost_linear_cost(opf, nbytes, false, model_flags);
@@ -52,20 +66,37 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	if (!s)
 		return iocost_linear_cost(opf, nbytes, false, model_flags);
 
+	/* this disk's streams, or the least recently used disk's, reset */
+	for (i = 0; i < NR_DEVS; i++) {
+		if (s->d[i].used && s->d[i].dev == dev) {
+			d = i;
+			break;
+		}
+		if (s->d[i].used < s->d[dlru].used)
+			dlru = i;
+	}
+	if (d < 0) {
+		d = dlru;
+		__builtin_memset(&s->d[d], 0, sizeof(s->d[d]));
+		s->d[d].dev = dev;
+	}
+	ds = &s->d[d & (NR_DEVS - 1)];
+	ds->used = ++s->clock;
+
 	for (i = 0; i < NR_SLOTS; i++) {
-		if (s->next[i] && s->next[i] == sector) {
+		if (ds->next[i] && ds->next[i] == sector) {
 			hit = i;
 			seq = true;
 			break;
 		}
-		if (s->used[i] < s->used[lru])
+		if (ds->slot_used[i] < ds->slot_used[lru])
 			lru = i;
 	}
 	if (!seq && !merge)
 		hit = lru;	/* a new stream replaces the least recently used */
 	if (hit >= 0 && hit < NR_SLOTS) {
-		s->next[hit] = iocost_end_sector(sector, nbytes);
-		s->used[hit] = ++s->clock;
+		ds->next[hit] = iocost_end_sector(sector, nbytes);
+		ds->slot_used[hit] = s->clock;
 	}
 	return iocost_linear_cost(opf, nbytes, seq, model_flags);
 }
@@ -73,5 +104,5 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 SEC(".struct_ops.link")
 struct iocost_model_ops iocost_ops = {
 	.calc_cost = (void *)ms_calc_cost,
-	.name = "iocost_ms",
+	.name = IOCOST_MODEL_NAME("iocost_ms"),
 };

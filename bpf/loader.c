@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 #include SKEL_H
 
+typedef uint32_t u32;
 typedef uint64_t u64;
 typedef uint64_t sector_t;
 #include "../include/iocost_model.h"

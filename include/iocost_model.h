@@ -21,6 +21,23 @@
  *  name is the registry name used for binding (NUL-terminated, printable,
  *	no blanks, not "linear").
  *
+ * Device context (an addition of this module, not in the series: models
+ * that do not call these load unchanged).  The module registers two
+ * kfuncs for iocost_model_ops programs, and for no other program:
+ *
+ *  u32 bpf_iocost_dev(void) - the disk being priced, as the kernel's
+ *	dev_t (MAJ << 20 | MIN), during calc_cost; 0 (no disk's number)
+ *	anywhere else, e.g. in blkcg_online().
+ *  const struct iocost_dev_params *bpf_iocost_dev_params(void) - that
+ *	disk's cost model as blk-iocost holds it at this moment: its
+ *	io.cost.model (autop or user-set) and the vtime coefficients the
+ *	builtin charges with, plus the device's current vrate; NULL outside
+ *	calc_cost or on a kernel whose BTF lacks one of the fields (the
+ *	module says so in the kernel log when it loads).  The verifier makes
+ *	the model check for NULL.  The pointer is valid until calc_cost
+ *	returns; every call reads the parameters anew, so a change of
+ *	io.cost.model reaches the next IO.
+ *
  * BPF models include their vmlinux.h first: it supplies u64, sector_t and
  * the kernel's real struct blkcg.  A vmlinux.h dumped from a kernel that
  * already carries the type defines IOCOST_MODEL_OPS_IN_VMLINUX_H to skip
@@ -41,6 +58,44 @@
 #define IOCOST_MODEL_LINEAR	"linear"
 
 struct blkcg;
+
+/**
+ * struct iocost_dev_params - the priced disk's cost model, read live
+ * @dev: the disk's dev_t (MAJ << 20 | MIN)
+ * @vrate_ppm: the device's current vrate in parts per million (1000000:
+ *	100%); blk-iocost scales how fast vtime passes by it, not prices
+ * @rbps: io.cost.model's rbps, bytes per second; and so on: the six
+ *	inputs of the linear model, autop's or the user's
+ * @rpage: vtime per 4 KiB page read, as blk-iocost derives it from @rbps
+ * @rseqio: vtime of a sequential read's seek, on top of its pages
+ * @rrandio: vtime of a random read's seek
+ * @wpage: @wseqio: @wrandio: the same for writes
+ *
+ * The builtin prices a READ or WRITE bio of n bytes as seqio or randio
+ * (none for a merge) + max(n >> 12, 1) * page, with these coefficients.
+ */
+struct iocost_dev_params {
+	u32 dev;
+	u32 pad;
+	u64 vrate_ppm;
+	u64 rbps;
+	u64 rseqiops;
+	u64 rrandiops;
+	u64 wbps;
+	u64 wseqiops;
+	u64 wrandiops;
+	u64 rpage;
+	u64 rseqio;
+	u64 rrandio;
+	u64 wpage;
+	u64 wseqio;
+	u64 wrandio;
+};
+
+#if defined(__bpf__) && !defined(IOCOST_NO_KFUNCS)
+extern u32 bpf_iocost_dev(void) __ksym;
+extern const struct iocost_dev_params *bpf_iocost_dev_params(void) __ksym;
+#endif
 
 #ifndef IOCOST_MODEL_OPS_IN_VMLINUX_H
 struct iocost_model_ops {

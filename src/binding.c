@@ -147,15 +147,18 @@ static bool iocost_disk_gone(struct gendisk *disk)
  * iocost_bind - price a disk with a registered model
  * @disk: the whole disk, held open by the caller
  * @name: the model's name
+ * @shadow: shadow mode: call the model for every bio and count its price,
+ *	but let the builtin's be charged
  *
- * Replaces the disk's current binding, if any.  The first binding attaches
- * the hooks.
+ * Replaces the disk's current binding, if any (a new mode is a new
+ * binding, with new counters).  The first binding attaches the hooks.
  *
  * Return: 0; -ENOENT if no model of that name is registered; -ENODEV if
- * the disk went away meanwhile; -ENOMEM; or the hook's error (logged).
- * On error nothing changed.
+ * the disk went away meanwhile; -EOPNOTSUPP for shadow mode on a kernel
+ * whose BTF lacks what the builtin's price needs (logged at load); -ENOMEM;
+ * or the hook's error (logged).  On error nothing changed.
  */
-int iocost_bind(struct gendisk *disk, const char *name)
+int iocost_bind(struct gendisk *disk, const char *name, bool shadow)
 {
 	struct iocost_binding *b, *old;
 	dev_t devt = disk_devt(disk);
@@ -163,6 +166,8 @@ int iocost_bind(struct gendisk *disk, const char *name)
 	LIST_HEAD(dead);
 	int ret = 0;
 
+	if (shadow && !iocost_devctx_shadow_ok())
+		return -EOPNOTSUPP;
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
@@ -173,6 +178,7 @@ int iocost_bind(struct gendisk *disk, const char *name)
 	}
 	b->devt = devt;
 	b->diskseq = disk->diskseq;
+	b->shadow = shadow;
 
 	iocost_bindings_sync();	/* a removed disk's binding is retired */
 	mutex_lock(&iocost_lock);
@@ -207,8 +213,8 @@ int iocost_bind(struct gendisk *disk, const char *name)
 	mutex_unlock(&iocost_lock);
 	iocost_bindings_free(&dead);
 	if (!ret)
-		pr_info("%u:%u bound to model %s\n", MAJOR(devt), MINOR(devt),
-			name);
+		pr_info("%u:%u bound to model %s%s\n", MAJOR(devt), MINOR(devt),
+			name, shadow ? " in shadow mode (the builtin's prices are charged)" : "");
 	return ret;
 
 err_unlock:
@@ -356,12 +362,15 @@ void iocost_bindings_show(struct seq_buf *s,
 void iocost_binding_stats(const struct iocost_binding *b,
 			  struct iocost_stats *sum)
 {
-	int cpu;
+	int cpu, i;
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
 		const struct iocost_stats *s = per_cpu_ptr(b->stats, cpu);
 
+		for (i = 0; i < IOCOST_NR_HIST; i++)
+			sum->hist[i] += READ_ONCE(s->hist[i]);
+		sum->builtin += READ_ONCE(s->builtin);
 		sum->charges += READ_ONCE(s->charges);
 		sum->merges += READ_ONCE(s->merges);
 		sum->nodata += READ_ONCE(s->nodata);

@@ -140,6 +140,49 @@ long btfgen_member_size(const struct btf *btf, const char *type,
 }
 
 /**
+ * btfgen_enum_value - the value of an enumerator
+ * @btf: the kernel's BTF
+ * @name: the enumerator's name
+ * @val: set to its value on success
+ *
+ * Every enum (and enum64) type is searched, named or not: the first
+ * enumerator called @name counts.
+ *
+ * Return: 0, or -ENOENT when no enum has an enumerator of that name.
+ */
+int btfgen_enum_value(const struct btf *btf, const char *name, long long *val)
+{
+	__u32 id, n = btf__type_cnt(btf);
+	int i;
+
+	for (id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (btf_is_enum(t)) {
+			const struct btf_enum *e = btf_enum(t);
+
+			for (i = 0; i < btf_vlen(t); i++, e++) {
+				if (strcmp(btf__name_by_offset(btf, e->name_off), name))
+					continue;
+				*val = btf_kflag(t) ? (long long)e->val :
+						      (long long)(__u32)e->val;
+				return 0;
+			}
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t);
+
+			for (i = 0; i < btf_vlen(t); i++, e++) {
+				if (strcmp(btf__name_by_offset(btf, e->name_off), name))
+					continue;
+				*val = (long long)btf_enum64_value(e);
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
+/**
  * btfgen_type_str - spell a type the way btfgen_func args are written
  * @btf: BTF holding @id
  * @id: type id
@@ -297,8 +340,13 @@ int btfgen_check_module(const struct btf *mod, char *why, size_t len)
  * @nr_fields: number of @fields
  * @funcs: prototypes to check
  * @nr_funcs: number of @funcs
+ * @enums: enumerator values to look up
+ * @nr_enums: number of @enums
  *
- * Optional fields that are missing are emitted as -1 with a comment, so the
+ * Every field also gets IOCOST_SIZE_<macro>, its size in bytes (0 when
+ * missing).
+ * A missing enumerator is emitted as -1 (never required).  Optional
+ * fields that are missing are emitted as -1 with a comment, so the
  * module can disable the feature with a log line.
  *
  * Return: 0, or -ENOENT when a required field or function is missing (a
@@ -306,7 +354,8 @@ int btfgen_check_module(const struct btf *mod, char *why, size_t len)
  */
 int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 		const struct btfgen_field *fields, int nr_fields,
-		const struct btfgen_func *funcs, int nr_funcs)
+		const struct btfgen_func *funcs, int nr_funcs,
+		const struct btfgen_enum *enums, int nr_enums)
 {
 	char why[512];
 	int i, ret = 0;
@@ -329,6 +378,8 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 		if (!err) {
 			fprintf(out, "#define IOCOST_OFF_%s %ld /* %s.%s */\n",
 				f->macro, off, f->type, f->path);
+			fprintf(out, "#define IOCOST_SIZE_%s %ld\n", f->macro,
+				btfgen_member_size(btf, f->type, f->path));
 			continue;
 		}
 		if (err == -EINVAL && size > 0)
@@ -338,6 +389,7 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 			snprintf(why, sizeof(why), "missing");
 		fprintf(out, "#define IOCOST_OFF_%s (-1) /* %s.%s: %s */\n",
 			f->macro, f->type, f->path, why);
+		fprintf(out, "#define IOCOST_SIZE_%s 0\n", f->macro);
 		if (f->required) {
 			fprintf(stderr,
 				"iocost-btfgen: %s: struct %s member '%s': %s: this kernel is not supported\n",
@@ -358,6 +410,17 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 				err == -ENOENT && f->hint ? f->hint : "");
 			ret = -ENOENT;
 		}
+	}
+	fprintf(out, "\n");
+	for (i = 0; i < nr_enums; i++) {
+		long long val;
+
+		if (btfgen_enum_value(btf, enums[i].name, &val))
+			fprintf(out, "#define IOCOST_ENUM_%s (-1) /* %s: missing */\n",
+				enums[i].macro, enums[i].name);
+		else
+			fprintf(out, "#define IOCOST_ENUM_%s %lld /* %s */\n",
+				enums[i].macro, val, enums[i].name);
 	}
 	fprintf(out, "\n#endif /* _IOCOST_BTF_H */\n");
 	return ret;
@@ -398,6 +461,29 @@ static const struct btfgen_field fields[] = {
 	{ "IOCG_PCPU_STAT", "ioc_gq", "pcpu_stat", false, 8 },
 	{ "IOCG_LAST_ABS_VUSAGE", "ioc_gq", "last_stat_abs_vusage", false, 8 },
 	{ "IOCG_PCPU_ABS_VUSAGE", "iocg_pcpu_stat", "abs_vusage", false, 8 },
+	/* device context for models, the builtin's price in shadow mode (devctx.c) */
+	{ "IOCG_IOC", "ioc_gq", "ioc", false, 8 },
+	{ "IOCG_CURSOR", "ioc_gq", "cursor", false, 8 },
+	{ "IOC_LCOEFS", "ioc", "params.lcoefs", false, 0 },
+	{ "IOC_I_LCOEFS", "ioc", "params.i_lcoefs", false, 0 },
+};
+
+/* blk-iocost's indices into ioc->params.lcoefs[] and .i_lcoefs[] (devctx.c) */
+static const struct btfgen_enum enums[] = {
+	{ "LCOEF_RPAGE", "LCOEF_RPAGE" },
+	{ "LCOEF_RSEQIO", "LCOEF_RSEQIO" },
+	{ "LCOEF_RRANDIO", "LCOEF_RRANDIO" },
+	{ "LCOEF_WPAGE", "LCOEF_WPAGE" },
+	{ "LCOEF_WSEQIO", "LCOEF_WSEQIO" },
+	{ "LCOEF_WRANDIO", "LCOEF_WRANDIO" },
+	{ "NR_LCOEFS", "NR_LCOEFS" },
+	{ "I_LCOEF_RBPS", "I_LCOEF_RBPS" },
+	{ "I_LCOEF_RSEQIOPS", "I_LCOEF_RSEQIOPS" },
+	{ "I_LCOEF_RRANDIOPS", "I_LCOEF_RRANDIOPS" },
+	{ "I_LCOEF_WBPS", "I_LCOEF_WBPS" },
+	{ "I_LCOEF_WSEQIOPS", "I_LCOEF_WSEQIOPS" },
+	{ "I_LCOEF_WRANDIOPS", "I_LCOEF_WRANDIOPS" },
+	{ "NR_I_LCOEFS", "NR_I_LCOEFS" },
 };
 
 static const struct btfgen_func funcs[] = {
@@ -572,7 +658,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	err = btfgen_emit(stdout, base, argv[1], fields, ARRAY_SIZE(fields),
-			  funcs, ARRAY_SIZE(funcs));
+			  funcs, ARRAY_SIZE(funcs), enums, ARRAY_SIZE(enums));
 	btf__free(base);
 	return err ? 1 : 0;
 }

@@ -44,6 +44,18 @@ struct btfgen_func {
 	const char *hint;
 };
 
+/**
+ * struct btfgen_enum - one enumerator whose value the module needs
+ * @macro: name of the generated macro (IOCOST_ENUM_<macro>)
+ * @name: the enumerator, searched in every enum of the BTF (blk-iocost's
+ *	are anonymous)
+ */
+struct btfgen_enum {
+	const char *macro;
+	const char *name;
+};
+
+int btfgen_enum_value(const struct btf *btf, const char *name, long long *val);
 int btfgen_member_offset(const struct btf *btf, const char *type,
 			 const char *path, long *off);
 long btfgen_member_size(const struct btf *btf, const char *type,
@@ -54,6 +66,7 @@ int btfgen_check_func(const struct btf *btf, const struct btfgen_func *f,
 int btfgen_check_module(const struct btf *mod, char *why, size_t len);
 int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 		const struct btfgen_field *fields, int nr_fields,
-		const struct btfgen_func *funcs, int nr_funcs);
+		const struct btfgen_func *funcs, int nr_funcs,
+		const struct btfgen_enum *enums, int nr_enums);
 
 #endif /* _IOCOST_BTFGEN_H */

@@ -9,9 +9,12 @@
  *
  * /sys/kernel/iocost_bpf/ (a kobject under kernel_kobj):
  *   models    (0444) registered models: "NAME bindings=N"
- *   bindings  (0644) "MAJ:MIN model=NAME" binds, "MAJ:MIN model=linear"
- *		      restores the builtin; reads back one line per bound disk
- *   stats     (0444) per bound disk: what the model priced since binding
+ *   bindings  (0644) "MAJ:MIN model=NAME [mode=enforce|shadow]" binds,
+ *		      "MAJ:MIN model=linear" restores the builtin; reads back
+ *		      "MAJ:MIN model=NAME mode=MODE" per bound disk
+ *   stats     (0444) per bound disk: what the model priced since binding;
+ *		      in shadow mode also what the builtin charged for the
+ *		      same bios and a histogram of model/builtin per IO
  * They are binary attributes so that no length limit (a page for a plain
  * attribute) cuts them: every read regenerates the whole text and copies
  * the part at its offset, so a reader that reads in pieces sees one
@@ -54,6 +57,7 @@
 
 static LIST_HEAD(iocost_models);	/* registered models, under iocost_lock */
 static struct kobject *iocost_kobj;
+static const struct btf *iocost_btf;	/* this module's, holding the type */
 
 /* ---- the struct_ops type ---------------------------------------------- */
 
@@ -161,7 +165,19 @@ static int iocost_model_validate(void *kdata)
 
 static int iocost_model_init(struct btf *btf)
 {
+	iocost_btf = btf;
 	return 0;
+}
+
+/**
+ * iocost_ctl_btf - the BTF that holds the iocost_model_ops type
+ *
+ * Return: the module's BTF, set when the type is registered; an
+ * iocost_model_ops program's prog->aux->attach_btf.  NULL before.
+ */
+const struct btf *iocost_ctl_btf(void)
+{
+	return iocost_btf;
 }
 
 static int iocost_model_check_member(const struct btf_type *t,
@@ -328,10 +344,15 @@ static void models_gen(struct seq_buf *s)
 	mutex_unlock(&iocost_lock);
 }
 
+static const char *iocost_mode(const struct iocost_binding *b)
+{
+	return b->shadow ? "shadow" : "enforce";
+}
+
 static void binding_line(struct seq_buf *s, const struct iocost_binding *b)
 {
-	seq_buf_printf(s, "%u:%u model=%s\n", MAJOR(b->devt), MINOR(b->devt),
-		       b->model->name);
+	seq_buf_printf(s, "%u:%u model=%s mode=%s\n", MAJOR(b->devt),
+		       MINOR(b->devt), b->model->name, iocost_mode(b));
 }
 
 static void bindings_gen(struct seq_buf *s)
@@ -343,12 +364,20 @@ static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 {
 	struct iocost_stats sum;
 
+	int i;
+
 	iocost_binding_stats(b, &sum);
 	seq_buf_printf(s,
-		       "%u:%u model=%s registered=%d charges=%llu merges=%llu nodata=%llu zero=%llu clamped=%llu vtime=%llu\n",
+		       "%u:%u model=%s mode=%s registered=%d charges=%llu merges=%llu nodata=%llu zero=%llu clamped=%llu vtime=%llu",
 		       MAJOR(b->devt), MINOR(b->devt), b->model->name,
-		       b->model->registered, sum.charges, sum.merges,
-		       sum.nodata, sum.zero, sum.clamped, sum.vtime);
+		       iocost_mode(b), b->model->registered, sum.charges,
+		       sum.merges, sum.nodata, sum.zero, sum.clamped, sum.vtime);
+	if (b->shadow) {
+		seq_buf_printf(s, " builtin=%llu hist=", sum.builtin);
+		for (i = 0; i < IOCOST_NR_HIST; i++)
+			seq_buf_printf(s, "%s%llu", i ? "," : "", sum.hist[i]);
+	}
+	seq_buf_putc(s, '\n');
 }
 
 static void stats_gen(struct seq_buf *s)
@@ -423,13 +452,17 @@ static ssize_t bindings_write(struct file *f, struct kobject *kobj,
 	if (IS_ERR(file))
 		return PTR_ERR(file);
 	if (!req.linear)
-		ret = iocost_bind(file_bdev(file)->bd_disk, req.name);
+		ret = iocost_bind(file_bdev(file)->bd_disk, req.name,
+				  req.shadow);
 	fput(file);
 	if (ret == -ENOENT)
 		pr_info_ratelimited("bindings: %u:%u: no model named %s is registered\n",
 				    req.major, req.minor, req.name);
 	else if (ret == -ENODEV)
 		pr_info_ratelimited("bindings: %u:%u: the disk went away\n",
+				    req.major, req.minor);
+	else if (ret == -EOPNOTSUPP)
+		pr_info_ratelimited("bindings: %u:%u: mode=shadow needs blk-iocost's coefficients and cursor in this kernel's BTF, which lacks them\n",
 				    req.major, req.minor);
 	return ret ? ret : count;
 }

@@ -16,7 +16,13 @@
  *    arguments, its price is clamped to IOCOST_VTIME_PER_SEC, stored in
  *    *costp, and the handler moves the instruction pointer to an empty
  *    function with the same prototype, which returns to the caller.  The
- *    builtin body does not run, so it cannot touch anything either.
+ *    builtin body does not run, so it cannot touch anything either;
+ *  - bound in shadow mode: the model prices the bio the same way, but its
+ *    price is only counted, next to what the builtin will charge
+ *    (devctx.c computes that); the handler returns and the builtin runs.
+ *
+ * While the model runs, a context on the handler's stack says which disk
+ * it prices, for the device-context kfuncs (devctx.c).
  *
  * Why redirect (ip-modify, as livepatch does) rather than fix *costp up
  * after the builtin returns (kretprobe/fexit)?  A fix-up needs a second
@@ -217,8 +223,9 @@ static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
 	return cost;
 }
 
+/* the model's price of one bio, clamped, and the counters of it */
 static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
-			struct blkcg *blkcg, bool is_merge)
+			struct blkcg *blkcg, const void *iocg, bool is_merge)
 {
 	struct iocost_stats __percpu *st = b->stats;
 	const struct iocost_model *m = b->model;
@@ -226,13 +233,17 @@ static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
 		(__force u64)bio->bi_opf, bio->bi_iter.bi_size, bio->bi_iter.bi_sector,
 		(unsigned long)blkcg, is_merge ? IOCOST_COST_F_MERGE : 0,
 	};
+	struct iocost_calc_ctx ctx = { .b = b, .iocg = iocg };
 	u64 cost;
 
+	/* what the device-context kfuncs answer while the model runs */
+	iocost_calc_ctx_push(&ctx);
 	if (m->calc_prog)
 		cost = iocost_run_prog(m->calc_prog, args);
 	else
 		cost = m->ops->calc_cost(args[0], args[1], args[2], blkcg,
 					 args[4]);
+	iocost_calc_ctx_pop(&ctx);
 	if (cost > IOCOST_VTIME_PER_SEC) {
 		cost = IOCOST_VTIME_PER_SEC;
 		this_cpu_inc(st->clamped);
@@ -246,6 +257,22 @@ static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
 		this_cpu_inc(st->zero);
 	this_cpu_add(st->vtime, cost);
 	return cost;
+}
+
+/*
+ * Shadow mode: the builtin will price and charge this bio as usual; the
+ * model's price is only counted, beside the builtin's (devctx.c).
+ */
+static void iocost_shadow(struct iocost_binding *b, struct bio *bio,
+			  struct blkcg *blkcg, const void *iocg, bool is_merge)
+{
+	u64 builtin = iocost_builtin_price(iocg, (__force u64)bio->bi_opf,
+					   bio->bi_iter.bi_size,
+					   bio->bi_iter.bi_sector, is_merge);
+	u64 cost = iocost_price(b, bio, blkcg, iocg, is_merge);
+
+	this_cpu_add(b->stats->builtin, builtin);
+	this_cpu_inc(b->stats->hist[iocost_hist_bucket(cost, builtin)]);
 }
 
 /*
@@ -278,6 +305,7 @@ static void notrace iocost_hook_handler(unsigned long ip,
 					struct ftrace_regs *fregs)
 {
 	struct bio *bio = (void *)ftrace_regs_get_argument(fregs, 0);
+	void *iocg = (void *)ftrace_regs_get_argument(fregs, 1);
 	/* a bool argument is only defined in its low byte */
 	bool is_merge = (u8)ftrace_regs_get_argument(fregs, 2);
 	u64 *costp = (void *)ftrace_regs_get_argument(fregs, 3);
@@ -298,7 +326,11 @@ static void notrace iocost_hook_handler(unsigned long ip,
 	if (!b)
 		goto out;
 	blkcg = *(struct blkcg **)((char *)bio->bi_blkg + IOCOST_OFF_BLKG_BLKCG);
-	*costp = iocost_price(b, bio, blkcg, is_merge);
+	if (unlikely(b->shadow)) {
+		iocost_shadow(b, bio, blkcg, iocg, is_merge);
+		goto out;
+	}
+	*costp = iocost_price(b, bio, blkcg, iocg, is_merge);
 	ftrace_regs_set_instruction_pointer(fregs,
 					    (unsigned long)iocost_builtin_skipped);
 out:

@@ -8,6 +8,8 @@
  *		when the hooks are attached; disk removal
  * hook.c	data path: bio -> ftrace hook -> bound model -> clamp -> charge,
  *		blkcg online/offline -> bound models, bdev_mark_dead -> binding.c
+ * devctx.c	what a model may ask about the disk it prices (kfuncs), and
+ *		the builtin's price for shadow mode
  * tick.c	observability: ioc_timer_fn -> the iocost_ioc_tick trace event
  * parse.c	pure parsers shared with the host tests and fuzzer
  */
@@ -22,6 +24,7 @@
 #include "iocost_btf.h"		/* generated from the target kernel's BTF */
 
 struct block_device;
+struct btf;
 struct bpf_map;
 struct bpf_prog;
 struct gendisk;
@@ -59,6 +62,9 @@ struct iocost_model {
 	struct rcu_head rcu;
 };
 
+/* buckets of model/builtin per IO in shadow mode (stats "hist=") */
+#define IOCOST_NR_HIST 8
+
 /**
  * struct iocost_stats - per-cpu counters of one binding
  * @charges: bios priced by the model
@@ -66,7 +72,9 @@ struct iocost_model {
  * @nodata: of which bios without data (flushes): the builtin prices them 0
  * @zero: data bios the model priced at 0
  * @clamped: prices above IOCOST_VTIME_PER_SEC, charged as that
- * @vtime: total vtime charged
+ * @vtime: total vtime of the model's prices (charged unless shadow mode)
+ * @builtin: shadow mode: total vtime of the builtin's prices, charged
+ * @hist: shadow mode: IOs by model/builtin (iocost_hist_bucket())
  */
 struct iocost_stats {
 	u64 charges;
@@ -75,6 +83,8 @@ struct iocost_stats {
 	u64 zero;
 	u64 clamped;
 	u64 vtime;
+	u64 builtin;
+	u64 hist[IOCOST_NR_HIST];
 };
 
 /**
@@ -87,6 +97,8 @@ struct iocost_stats {
  * @model: the bound model
  * @map: @model's struct_ops map, referenced by this binding
  * @stats: counters since this binding was made
+ * @shadow: shadow mode: the model prices every bio, the builtin's price
+ *	is charged
  * @gone: the disk went away; the binding is being retired
  * @free_model: retiring this binding frees @model (its last binding, and
  *	it is no longer registered)
@@ -99,6 +111,7 @@ struct iocost_binding {
 	struct iocost_model *model;
 	struct bpf_map *map;
 	struct iocost_stats __percpu *stats;
+	bool shadow;
 	bool gone;
 	bool free_model;
 };
@@ -107,7 +120,7 @@ struct iocost_binding {
 extern struct mutex iocost_lock;	/* registry and bindings */
 extern struct list_head iocost_bound_models;
 struct iocost_binding *iocost_binding_find(struct gendisk *disk);
-int iocost_bind(struct gendisk *disk, const char *name);
+int iocost_bind(struct gendisk *disk, const char *name, bool shadow);
 bool iocost_unbind(dev_t devt);
 void iocost_bindings_sync(void);
 void iocost_unbind_all(void);
@@ -127,6 +140,37 @@ int iocost_hook_install(void);
 void iocost_hook_remove(void);
 struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why);
 
+/**
+ * struct iocost_calc_ctx - what the model's calc_cost is pricing, for the
+ *	device-context kfuncs (devctx.c)
+ * @b: the disk's binding
+ * @iocg: blk-iocost's per-cgroup, per-disk state the builtin was given
+ * @prev: the context this one hides (an interrupt's bio priced while a
+ *	task's is; on PREEMPT_RT another task's on this CPU)
+ * @task: PREEMPT_RT: the task pricing
+ * @params: what bpf_iocost_dev_params() returns a pointer to
+ *
+ * Lives on the pricing handler's stack while the model runs.
+ */
+struct iocost_calc_ctx {
+	const struct iocost_binding *b;
+	const void *iocg;
+	struct iocost_calc_ctx *prev;
+#ifdef CONFIG_PREEMPT_RT
+	struct task_struct *task;
+#endif
+	struct iocost_dev_params params;
+};
+
+/* devctx.c */
+void iocost_calc_ctx_push(struct iocost_calc_ctx *c);
+void iocost_calc_ctx_pop(struct iocost_calc_ctx *c);
+bool iocost_devctx_shadow_ok(void);
+u64 iocost_builtin_price(const void *iocg, u64 opf, u64 nbytes, u64 sector,
+			 bool is_merge);
+unsigned int iocost_hist_bucket(u64 model, u64 builtin);
+int iocost_devctx_init(void);
+
 /* tick.c */
 void iocost_tick_init(void);
 void iocost_tick_exit(void);
@@ -136,5 +180,6 @@ int iocost_ctl_init(void);
 void iocost_ctl_exit(void);
 int iocost_ctl_register_ops(void);
 struct iocost_model *iocost_model_find(const char *name);
+const struct btf *iocost_ctl_btf(void);
 
 #endif /* _IOCOST_BPF_H */

@@ -63,6 +63,10 @@ static int __init iocost_bpf_init(void)
 	ret = iocost_ctl_init();
 	if (ret)
 		goto err_hook;
+	/* the kfuncs first: a struct_ops type cannot be taken back */
+	ret = iocost_devctx_init();
+	if (ret)
+		goto err_ctl;
 	ret = iocost_ctl_register_ops();
 	if (ret)
 		goto err_ctl;

@@ -4,13 +4,16 @@
  *
  * The bindings file takes one line in io.cost.model's syntax:
  *
- *	MAJ:MIN model=NAME	bind the model registered as NAME
+ *	MAJ:MIN model=NAME [mode=enforce|shadow]
+ *				bind the model registered as NAME; in
+ *				shadow mode it prices, the builtin charges
  *	MAJ:MIN model=linear	restore the builtin linear model
  *
- * MAJ and MIN are decimal, fields are separated by blanks (space or tab)
- * and one trailing newline is accepted.  Anything else, and any line
- * longer than IOCOST_BIND_LINE_MAX, is -EINVAL; a number beyond what a
- * dev_t can hold is -ERANGE.
+ * MAJ and MIN are decimal, fields are separated by blanks (space or tab),
+ * the keys come in any order, each at most once, and one trailing newline
+ * is accepted.  Anything else (an unknown key or mode, mode= with
+ * model=linear), and any line longer than IOCOST_BIND_LINE_MAX, is
+ * -EINVAL; a number beyond what a dev_t can hold is -ERANGE.
  */
 #include "parse.h"
 
@@ -77,6 +80,17 @@ static int parse_u32(const char *buf, size_t len, size_t *pos, u32 max,
 	return range ? -ERANGE : 0;
 }
 
+/* does the word buf[start, end) spell @lit? */
+static bool word_is(const char *buf, size_t start, size_t end, const char *lit)
+{
+	size_t i;
+
+	for (i = 0; start + i < end; i++)
+		if (!lit[i] || buf[start + i] != lit[i])
+			return false;
+	return !lit[i];
+}
+
 /**
  * iocost_parse_bind - parse one line written to the bindings file
  * @buf: the bytes written (need not be NUL-terminated)
@@ -84,13 +98,14 @@ static int parse_u32(const char *buf, size_t len, size_t *pos, u32 max,
  * @req: filled in on success; left unspecified on error
  *
  * Return: 0, -EINVAL for a malformed line (including embedded NUL bytes,
- * a second line, unknown keys, an invalid model name or an overlong line)
- * or -ERANGE for a device number out of range.
+ * a second line, unknown or repeated keys, an unknown mode, an invalid
+ * model name or an overlong line) or -ERANGE for a device number out of
+ * range.
  */
 int iocost_parse_bind(const char *buf, size_t len, struct iocost_bind_req *req)
 {
-	static const char key[] = "model=";
-	size_t pos = 0, start, n, i;
+	size_t pos = 0, start, eq, n, i;
+	bool have_model = false, have_mode = false;
 	int ret, range = 0;
 
 	if (len > IOCOST_BIND_LINE_MAX)
@@ -114,37 +129,52 @@ int iocost_parse_bind(const char *buf, size_t len, struct iocost_bind_req *req)
 		range = ret;
 	else if (ret)
 		return ret;
+	req->shadow = false;
 
-	if (pos >= len || !is_blank(buf[pos]))
-		return -EINVAL;
-	while (pos < len && is_blank(buf[pos]))
-		pos++;
-
-	for (i = 0; i < sizeof(key) - 1; i++, pos++)
-		if (pos >= len || buf[pos] != key[i])
+	/* KEY=VALUE words, each after at least one blank */
+	while (pos < len) {
+		if (!is_blank(buf[pos]))
 			return -EINVAL;
-
-	start = pos;
-	while (pos < len && !is_blank(buf[pos])) {
-		if (buf[pos] < ' ' || buf[pos] > '~')
-			return -EINVAL;	/* NUL, control or non-ASCII byte */
-		pos++;
+		while (pos < len && is_blank(buf[pos]))
+			pos++;
+		if (pos == len)
+			break;	/* trailing blanks */
+		start = pos;
+		eq = len;
+		while (pos < len && !is_blank(buf[pos])) {
+			if (buf[pos] < ' ' || buf[pos] > '~')
+				return -EINVAL;	/* NUL, control or non-ASCII byte */
+			if (buf[pos] == '=' && eq == len)
+				eq = pos;
+			pos++;
+		}
+		if (eq == len)
+			return -EINVAL;
+		if (word_is(buf, start, eq, "model") && !have_model) {
+			have_model = true;
+			n = pos - eq - 1;
+			if (n == 0 || n >= IOCOST_MODEL_NAME_LEN)
+				return -EINVAL;
+			for (i = 0; i < n; i++)
+				req->name[i] = buf[eq + 1 + i];
+			for (; i < IOCOST_MODEL_NAME_LEN; i++)
+				req->name[i] = '\0';
+		} else if (word_is(buf, start, eq, "mode") && !have_mode) {
+			have_mode = true;
+			if (word_is(buf, eq + 1, pos, "shadow"))
+				req->shadow = true;
+			else if (!word_is(buf, eq + 1, pos, "enforce"))
+				return -EINVAL;
+		} else {
+			return -EINVAL;	/* unknown or repeated key */
+		}
 	}
-	n = pos - start;
-	while (pos < len && is_blank(buf[pos]))
-		pos++;
-	if (pos != len)
-		return -EINVAL;	/* trailing garbage, second key or line */
-	if (n == 0 || n >= IOCOST_MODEL_NAME_LEN)
+	if (!have_model)
 		return -EINVAL;
 
-	for (i = 0; i < n; i++)
-		req->name[i] = buf[start + i];
-	for (; i < IOCOST_MODEL_NAME_LEN; i++)
-		req->name[i] = '\0';
-
-	req->linear = n == sizeof(IOCOST_MODEL_LINEAR) - 1 &&
-		      !__builtin_memcmp(req->name, IOCOST_MODEL_LINEAR, n);
+	req->linear = !__builtin_strcmp(req->name, IOCOST_MODEL_LINEAR);
+	if (req->linear && have_mode)
+		return -EINVAL;	/* the builtin has no modes */
 	if (!req->linear && !iocost_name_valid(req->name, sizeof(req->name)))
 		return -EINVAL;
 	return range;

@@ -39,12 +39,14 @@ typedef __u64 sector_t;
  * @major: device major number
  * @minor: device minor number
  * @linear: true for "model=linear" (restore the builtin model)
+ * @shadow: "mode=shadow": the model prices, the builtin's price is charged
  * @name: the model name when !@linear, NUL-terminated
  */
 struct iocost_bind_req {
 	u32 major;
 	u32 minor;
 	bool linear;
+	bool shadow;
 	char name[IOCOST_MODEL_NAME_LEN];
 };
 

@@ -46,6 +46,12 @@ static struct btf *make_base(struct fixture *f)
 	btf__add_field(btf, NULL, anon, 192, 0);
 	btf__add_field(btf, "bits", f->u64_t, 256, 3);
 
+	/* enum { LCOEF_A, LCOEF_B, NR_LCOEFS }, anonymous as blk-iocost's */
+	btf__add_enum(btf, NULL, 4);
+	btf__add_enum_value(btf, "LCOEF_A", 0);
+	btf__add_enum_value(btf, "LCOEF_B", 1);
+	btf__add_enum_value(btf, "NR_LCOEFS", 2);
+
 	f->bio = btf__add_struct(btf, "bio", 8);
 	btf__add_field(btf, "x", f->u64_t, 0, 0);
 	f->ioc_gq = btf__add_struct(btf, "ioc_gq", 8);
@@ -160,8 +166,14 @@ int main(void)
 			  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true, NULL },
 		};
 
+		const struct btfgen_enum enums[] = {
+			{ "B", "LCOEF_B" },
+			{ "NR", "NR_LCOEFS" },
+			{ "GONE", "LCOEF_GONE" },
+		};
+
 		mem = open_memstream(&out, &outlen);
-		ret = btfgen_emit(mem, base, "test", fields, 4, funcs, 1);
+		ret = btfgen_emit(mem, base, "test", fields, 4, funcs, 1, enums, 3);
 		fclose(mem);
 		ok(ret == 0, "header with an optional field missing is generated");
 		ok(strstr(out, "#define IOCOST_OFF_SIZED 16 ") != NULL,
@@ -171,10 +183,18 @@ int main(void)
 		ok(strstr(out, "#define IOCOST_OFF_CSS 8 ") != NULL, "IOCOST_OFF_CSS 8 emitted");
 		ok(strstr(out, "#define IOCOST_OFF_OPT (-1)") != NULL, "missing optional field is -1");
 		ok(strstr(out, "#define IOCOST_HAVE_BUILTIN 1") != NULL, "function found is 1");
+		ok(strstr(out, "#define IOCOST_SIZE_CSS 16\n") != NULL, "a found field has its size");
+		ok(strstr(out, "#define IOCOST_SIZE_OPT 0\n") != NULL, "a missing field has size 0");
+		ok(strstr(out, "#define IOCOST_ENUM_B 1 /* LCOEF_B */") != NULL,
+		   "an enumerator of an anonymous enum is found");
+		ok(strstr(out, "#define IOCOST_ENUM_NR 2 /* NR_LCOEFS */") != NULL,
+		   "the enum's last enumerator is found");
+		ok(strstr(out, "#define IOCOST_ENUM_GONE (-1) /* LCOEF_GONE: missing */") != NULL,
+		   "a missing enumerator is -1");
 		free(out);
 
 		mem = open_memstream(&out, &outlen);
-		ret = btfgen_emit(mem, base, "test", req, 1, NULL, 0);
+		ret = btfgen_emit(mem, base, "test", req, 1, NULL, 0, NULL, 0);
 		fclose(mem);
 		ok(ret == -ENOENT, "missing required field fails the generation");
 		free(out);

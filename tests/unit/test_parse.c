@@ -16,7 +16,16 @@ static void good(const char *s, unsigned int maj, unsigned int min,
 	int ret = parse(s, &r);
 
 	ok(ret == 0 && r.major == maj && r.minor == min && r.linear == linear &&
-	   !strcmp(r.name, name), "accepts \"%s\"", s);
+	   !r.shadow && !strcmp(r.name, name), "accepts \"%s\"", s);
+}
+
+static void good_mode(const char *s, const char *name, int shadow)
+{
+	struct iocost_bind_req r;
+	int ret = parse(s, &r);
+
+	ok(ret == 0 && !r.linear && r.shadow == shadow && !strcmp(r.name, name),
+	   "accepts \"%s\" (%s)", s, shadow ? "shadow" : "enforce");
 }
 
 static void bad(const char *s, size_t len, int err, const char *what)
@@ -37,6 +46,22 @@ int main(void)
 	good("4095:1048575 model=a", 4095, 1048575, "a", 0);
 	good("1:2 model=abcdefghijklmno", 1, 2, "abcdefghijklmno", 0);
 
+	good_mode("254:0 model=iocost_2x mode=shadow", "iocost_2x", 1);
+	good_mode("254:0 model=iocost_2x mode=enforce\n", "iocost_2x", 0);
+	good_mode("254:0 mode=shadow model=iocost_ms", "iocost_ms", 1);
+	good_mode("254:0\tmodel=m\t mode=shadow \n", "m", 1);
+	bad("254:0 model=x mode=", 19, -EINVAL, "an empty mode");
+	bad("254:0 model=x mode=bogus", 24, -EINVAL, "an unknown mode");
+	bad("254:0 model=x mode=shadowy", 26, -EINVAL, "a mode with a suffix");
+	bad("254:0 model=x mode=shado", 24, -EINVAL, "a mode prefix");
+	bad("254:0 model=x mode=Shadow", 25, -EINVAL, "a mode in another case");
+	bad("254:0 model=x mode=shadow mode=enforce", 38, -EINVAL, "two modes");
+	bad("254:0 model=x model=y", 21, -EINVAL, "two models");
+	bad("254:0 mode=shadow", 17, -EINVAL, "a mode without a model");
+	bad("254:0 model=linear mode=enforce", 31, -EINVAL, "a mode for linear");
+	bad("254:0 model=linear mode=shadow", 30, -EINVAL, "shadow mode for linear");
+	bad("254:0 model=x mode", 18, -EINVAL, "a key without =");
+	bad("254:0 model=x =shadow", 21, -EINVAL, "a value without a key");
 	bad("", 0, -EINVAL, "an empty write");
 	bad("\n", 1, -EINVAL, "a newline");
 	bad("254 model=x", 11, -EINVAL, "a missing minor");

@@ -48,6 +48,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+typedef uint32_t u32;
 typedef uint64_t u64;
 typedef uint64_t sector_t;
 #include "../../include/iocost_model.h"
