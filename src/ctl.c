@@ -442,7 +442,7 @@ static ssize_t bindings_write(struct file *f, struct kobject *kobj,
 		pr_info_ratelimited("bindings: refused \"%*pE\": %s\n",
 				    (int)min_t(size_t, count, 64), buf,
 				    ret == -ERANGE ? "device number out of range" :
-				    "expected \"MAJ:MIN model=NAME\"");
+				    "expected \"MAJ:MIN model=NAME [mode=enforce|shadow]\" or \"MAJ:MIN model=linear\"");
 		return ret;
 	}
 	/* a bound disk is unbound without opening it */

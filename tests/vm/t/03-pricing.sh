@@ -54,7 +54,7 @@ expect_eq "still nothing bound" "$(cat "$SYS/bindings")" "$before"
 
 # ---- bind ----
 expect_write "bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
-expect_eq "readback shows the model" "$(cat "$SYS/bindings")" "$D model=iocost_2x"
+expect_eq "readback shows the model" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
 expect_match "models counts the binding" "$(cat "$SYS/models")" "^iocost_2x bindings=1$"
 expect_eq "hook installed while bound" \
 	"$(grep -c '^calc_vtime_cost_builtin' /sys/kernel/tracing/enabled_functions)" 1
@@ -94,7 +94,7 @@ expect_eq "rebind resets the stats" "$(binding_stat "$D" charges)" 0
 rm -f "$PINS/iocost_2x"
 wait_unregistered iocost_2x
 expect_nomatch "unregistered: the name is gone from models" "$(cat "$SYS/models")" "^iocost_2x "
-expect_eq "the device stays bound" "$(cat "$SYS/bindings")" "$D model=iocost_2x"
+expect_eq "the device stays bound" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
 expect_eq "stats say the model is unregistered" "$(binding_stat "$D" registered)" 0
 expect_write "the name cannot be bound again" "$SYS/bindings" "$D2 model=iocost_2x" ENOENT
 read -r u_seq _ <<<"$(price t "$D" "${seq_io[@]}")"

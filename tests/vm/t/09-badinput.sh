@@ -49,6 +49,14 @@ cases=(
 	"$D model=nosuch"			ENOENT	"an unknown model"
 	"$D model=Iocost_2x"			ENOENT	"names are case-sensitive"
 	"$D model=iocost_2x$page"		EINVAL	"a 4 KiB line ending in garbage"
+	"$D model=iocost_2x mode=bogus"		EINVAL	"an unknown mode"
+	"$D model=iocost_2x mode="		EINVAL	"an empty mode"
+	"$D model=iocost_2x mode=SHADOW"	EINVAL	"a mode in upper case"
+	"$D model=iocost_2x mode=shadow mode=enforce" EINVAL "two modes"
+	"$D model=iocost_2x model=iocost_2x"	EINVAL	"two models"
+	"$D mode=shadow"			EINVAL	"a mode without a model"
+	"$D model=linear mode=shadow"		EINVAL	"a mode for the builtin"
+	"$D model=nosuch mode=shadow"		ENOENT	"shadow mode of an unknown model"
 )
 for ((i = 0; i < ${#cases[@]}; i += 3)); do
 	expect_write "${cases[i + 2]}" "$SYS/bindings" "${cases[i]}" "${cases[i + 1]}"
@@ -68,7 +76,7 @@ for w in "$D model=x y" "4096:0 model=linear" "254:99 model=linear" "$D model=no
 	"$WR" "$SYS/bindings" "$w" >/dev/null
 done
 log=$(test_dmesg)
-expect_match "the log explains malformed lines" "$log" 'bindings: refused ".*": expected "MAJ:MIN model=NAME"'
+expect_match "the log explains malformed lines" "$log" 'bindings: refused ".*": expected "MAJ:MIN model=NAME .mode=enforce.shadow." or "MAJ:MIN model=linear"'
 expect_match "the log explains out-of-range numbers" "$log" "bindings: refused .*device number out of range"
 expect_match "the log explains unknown devices" "$log" "bindings: 254:99: no such block device"
 expect_match "the log explains unknown models" "$log" "no model named nosuch is registered"

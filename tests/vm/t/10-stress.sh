@@ -122,7 +122,7 @@ expect_eq "rmmod never succeeded while in use" "$(grep -c FAIL "$W/rmmod")" 0
 # the last write wins, and the readback says so
 expect_write "final: bind iocost_ms to vda" "$SYS/bindings" "$D1 model=iocost_ms" OK
 expect_write "final: vdb back to linear" "$SYS/bindings" "$D2 model=linear" OK
-expect_eq "readback matches the last writes" "$(cat "$SYS/bindings")" "$D1 model=iocost_ms"
+expect_eq "readback matches the last writes" "$(cat "$SYS/bindings")" "$D1 model=iocost_ms mode=enforce"
 
 for d in vda vdb; do
 	wait "$(cat "$W/fio.$d.pid")"

@@ -55,7 +55,7 @@ wait "$fpid"
 expect_eq "fio completed" "$?" 0
 
 expect_eq "every one of $N confined reads of bindings shows the binding (reads that did not)" \
-	"$(awk -v n="$N" -v want="$D model=iocost_2x" '/^== / { i = $2; next } { got[i] = got[i] $0 "\n" }
+	"$(awk -v n="$N" -v want="$D model=iocost_2x mode=enforce" '/^== / { i = $2; next } { got[i] = got[i] $0 "\n" }
 		END { for (i = 1; i <= n; i++) if (got[i] != want "\n") bad++; print bad + 0 }' "$W/b")" 0
 awk -v d="$D" '$1 == d { for (i = 2; i <= NF; i++) if ($i ~ /^charges=/) { sub(/charges=/, "", $i); print $i } }' \
 	"$W/s" >"$W/charges"
@@ -64,7 +64,7 @@ expect_eq "charges never went down across the reads (never reset)" \
 	"$(awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }' "$W/charges")" 0
 echo "# charges over the confined reads: $(head -1 "$W/charges") .. $(tail -1 "$W/charges")," \
 	"$(awk 'NR > 1 && $1 > prev { n++ } { prev = $1 } END { print n + 0 }' "$W/charges") increases"
-expect_eq "the binding is still there after the confined reads" "$(cat "$SYS/bindings")" "$D model=iocost_2x"
+expect_eq "the binding is still there after the confined reads" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
 expect_match "models still counts it" "$(cat "$SYS/models")" "^iocost_2x bindings=1$"
 ios=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["total_ios"])' "$W/fio.json")
 charges=$(binding_stat "$D" charges)
@@ -76,7 +76,7 @@ expect_nomatch "no binding was dropped (kernel log)" "$(test_dmesg | grep -E "we
 nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 before=$(cat "$SYS/bindings")
 c0=$(binding_stat "$D" charges)
-expect_eq "a non-root user reads bindings" "$("${nobody[@]}" cat "$SYS/bindings" 2>&1)" "$D model=iocost_2x"
+expect_eq "a non-root user reads bindings" "$("${nobody[@]}" cat "$SYS/bindings" 2>&1)" "$D model=iocost_2x mode=enforce"
 expect_match "a non-root user reads stats" "$("${nobody[@]}" cat "$SYS/stats" 2>&1)" \
 	"^$D model=iocost_2x registered=1 charges=$c0 "
 expect_match "and models" "$("${nobody[@]}" cat "$SYS/models" 2>&1)" "^iocost_2x bindings=1$"

@@ -49,7 +49,7 @@ check_fails "sysctl -w kernel.ftrace_enabled=0 fails while a disk is bound" \
 expect_write "writing 0 to ftrace_enabled while bound" "$FE" 0 EBUSY
 expect_eq "ftrace_enabled stays 1" "$(cat $FE)" 1
 echo 1 >$FE	# (for today's code: so that the rest of the test can run)
-expect_eq "the binding is still there" "$(cat "$SYS/bindings")" "$D model=iocost_2x"
+expect_eq "the binding is still there" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
 c0=$(charges)
 "$WR" "$FE" 0 >/dev/null	# another try, as a user would
 io 256

@@ -33,8 +33,8 @@ expect_eq "bindings has $N lines" "$(wc -l <"$W/b")" "$N"
 # setdiff GOT WANT: the lines missing from and extra in GOT (sorted files)
 setdiff() { echo "missing=[$(comm -13 "$1" "$2" | tr '\n' ' ')] extra=[$(comm -23 "$1" "$2" | tr '\n' ' ')]"; }
 sort "$W/b" >"$W/b.sorted"
-sed 's/$/ model=iocost_2x/' "$W/devs" | sort >"$W/b.want"
-expect_eq "bindings: each line is 'MAJ:MIN model=iocost_2x', for exactly the $N disks" \
+sed 's/$/ model=iocost_2x mode=enforce/' "$W/devs" | sort >"$W/b.want"
+expect_eq "bindings: each line is 'MAJ:MIN model=iocost_2x mode=enforce', for exactly the $N disks" \
 	"$(setdiff "$W/b.sorted" "$W/b.want")" "missing=[] extra=[]"
 expect_eq "bindings ends in a newline" "$(tail -c 1 "$W/b" | od -An -c | tr -d ' ')" '\n'
 dd if="$SYS/bindings" bs=100 of="$W/b100" 2>/dev/null

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Test model: what the device-context kfuncs answer.  calc_cost records
+ * the last disk and parameters it was given (and how often the
+ * parameters were NULL there); blkcg_online records what the kfuncs
+ * answer outside calc_cost.  Prices like the builtin, with the disk's
+ * coefficients.  tests/vm/t/16-devctx.sh reads the .bss map.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "iocost_model.h"
+#include "iocost_linear.bpf.h"
+
+char _license[] SEC("license") = "GPL";
+
+u64 calls, null_params;
+u64 dev, vrate_ppm, rbps, rseqiops, rrandiops, wbps, wseqiops, wrandiops;
+u64 rpage, rseqio, rrandio, wpage, wseqio, wrandio;
+u64 online_calls, online_dev, online_params_null;
+
+SEC("struct_ops/calc_cost")
+u64 BPF_PROG(devprobe_calc_cost, u64 opf, u64 nbytes, sector_t sector,
+	     struct blkcg *blkcg, u64 model_flags)
+{
+	const struct iocost_dev_params *p = bpf_iocost_dev_params();
+
+	__sync_fetch_and_add(&calls, 1);
+	dev = bpf_iocost_dev();
+	if (!p) {
+		__sync_fetch_and_add(&null_params, 1);
+	} else {
+		vrate_ppm = p->vrate_ppm;
+		rbps = p->rbps;
+		rseqiops = p->rseqiops;
+		rrandiops = p->rrandiops;
+		wbps = p->wbps;
+		wseqiops = p->wseqiops;
+		wrandiops = p->wrandiops;
+		rpage = p->rpage;
+		rseqio = p->rseqio;
+		rrandio = p->rrandio;
+		wpage = p->wpage;
+		wseqio = p->wseqio;
+		wrandio = p->wrandio;
+	}
+	return iocost_linear_cost(opf, nbytes, true, model_flags);
+}
+
+SEC("struct_ops/blkcg_online")
+void BPF_PROG(devprobe_online, struct blkcg *blkcg)
+{
+	__sync_fetch_and_add(&online_calls, 1);
+	online_dev = bpf_iocost_dev();
+	if (!bpf_iocost_dev_params())
+		__sync_fetch_and_add(&online_params_null, 1);
+}
+
+SEC(".struct_ops.link")
+struct iocost_model_ops iocost_ops = {
+	.calc_cost = (void *)devprobe_calc_cost,
+	.blkcg_online = (void *)devprobe_online,
+	.name = "test_devprobe",
+};

@@ -1,0 +1,223 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Models that price the disk they are bound to, and shadow mode (issue 17).
+#  - the device-context kfuncs answer the disk's dev_t and its live
+#    io.cost.model, the builtin's coefficients and the vrate inside
+#    calc_cost, and 0 / NULL outside it; programs of other types may not
+#    call them;
+#  - for three coefficient sets (HDD autop, an SSD-like user model, 10x its
+#    rates) iocost_2x charges 2.000x the builtin per 4 KiB read (io.stat,
+#    vrate pinned at 100%); a change of io.cost.model while bound reaches
+#    the very next IO;
+#  - mode=shadow charges the builtin's price while the stats show what
+#    enforcing would charge, the builtin's sum and a histogram;
+#  - one cgroup reading two bound disks keeps a cursor (iocost_2x) and
+#    streams (iocost_ms) per disk.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/tests/vm/lib.sh"
+
+load_module
+mkdir -p "$PINS/devprobe"
+D=$(iocost_enable vda) || { not_ok "enable iocost on vda"; finish; }
+D2=$(iocost_enable vdb) || { not_ok "enable iocost on vdb"; finish; }
+# vrate scales how fast vtime passes, not prices: pin it so that io.stat's
+# cost.usage is the charged device time
+for d in "$D" "$D2"; do
+	echo "$d min=100.00 max=100.00" >/sys/fs/cgroup/io.cost.qos
+done
+expect_match "vrate pinned on vda" "$(grep "^$D " /sys/fs/cgroup/io.cost.qos)" "min=100.00 max=100.00"
+check "iocost_2x registers" "$B/bin/iocost_2x"
+check "iocost_ms registers" "$B/bin/iocost_ms"
+bpftool struct_ops register "$B/tests/devprobe.bpf.o" "$PINS/devprobe" >/dev/null 2>&1
+check "test_devprobe registers" test -e "$PINS/devprobe/iocost_ops"
+
+HDD_MODEL="rbps=174019176 rseqiops=41708 rrandiops=370 wbps=178075866 wseqiops=42705 wrandiops=378"
+SSD_MODEL="rbps=2000000000 rseqiops=200000 rrandiops=100000 wbps=1500000000 wseqiops=150000 wrandiops=80000"
+SSD10_MODEL="rbps=20000000000 rseqiops=2000000 rrandiops=1000000 wbps=15000000000 wseqiops=1500000 wrandiops=800000"
+
+# set_model DEVT hdd|ssd|ssd10: autop's HDD profile, or a user model
+set_model() {
+	case "$2" in
+	hdd) echo "$1 ctrl=auto" ;;
+	ssd) echo "$1 ctrl=user model=linear $SSD_MODEL" ;;
+	ssd10) echo "$1 ctrl=user model=linear $SSD10_MODEL" ;;
+	esac >/sys/fs/cgroup/io.cost.model
+}
+# kv TEXT KEY: the value of KEY=VALUE in TEXT
+kv() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
+# lcoefs MODEL r|w: "page seqio randio" as blk-iocost derives them
+lcoefs() {
+	awk -v bps="$(kv "$1" "${2}bps")" -v sq="$(kv "$1" "${2}seqiops")" \
+	    -v rn="$(kv "$1" "${2}randiops")" '
+	function up(a, b) { return int((a + b - 1) / b) }
+	BEGIN {
+		V = 2^37; pg = up(V, up(bps, 4096))
+		s = up(V, sq); s = s > pg ? s - pg : 0
+		r = up(V, rn); r = r > pg ? r - pg : 0
+		printf "%d %d %d\n", pg, s, r
+	}'
+}
+profile_model() { case "$1" in hdd) echo "$HDD_MODEL" ;; ssd) echo "$SSD_MODEL" ;; ssd10) echo "$SSD10_MODEL" ;; esac; }
+# vt_us VTIME: vtime as microseconds of device time
+vt_us() { awk -v v="$1" 'BEGIN { printf "%.3f", v / (2^37 / 1e6) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.4f", b ? a / b : 0 }'; }
+
+# ---- the kfuncs -------------------------------------------------------------
+set_model "$D2" ssd
+expect_write "bind test_devprobe to vdb" "$SYS/bindings" "$D2 model=test_devprobe" OK
+mkdir -p /sys/fs/cgroup/dc16
+sh -c 'echo $$ >/sys/fs/cgroup/dc16/cgroup.procs; exec dd if=/dev/vdb of=/dev/null bs=4k count=4 iflag=direct status=none'
+bss() {
+	bpftool map dump name "$1.bss" -j 2>/dev/null | python3 -c '
+import json, sys
+v = {}
+for d in json.load(sys.stdin)[0]["formatted"]["value"][".bss"]:
+    v.update(d)
+print(" ".join(str(v[k]) for k in sys.argv[1:]))' "${@:2}"
+}
+maj=${D2%:*} min=${D2#*:}
+read -r calls nulls dev vrate <<<"$(bss devprobe calls null_params dev vrate_ppm)"
+check "calc_cost ran ($calls calls)" test "${calls:-0}" -ge 4
+expect_eq "bpf_iocost_dev_params() is never NULL in calc_cost" "$nulls" 0
+expect_eq "bpf_iocost_dev() is vdb's dev_t (MAJ << 20 | MIN)" "$dev" "$((maj << 20 | min))"
+expect_eq "vrate_ppm is the pinned 100%" "$vrate" 1000000
+expect_eq "rbps rseqiops rrandiops wbps wseqiops wrandiops are vdb's io.cost.model" \
+	"$(bss devprobe rbps rseqiops rrandiops wbps wseqiops wrandiops)" \
+	"$(for k in rbps rseqiops rrandiops wbps wseqiops wrandiops; do kv "$SSD_MODEL" $k; done | xargs)"
+expect_eq "rpage rseqio rrandio wpage wseqio wrandio are the builtin's coefficients" \
+	"$(bss devprobe rpage rseqio rrandio wpage wseqio wrandio)" \
+	"$(echo $(lcoefs "$SSD_MODEL" r) $(lcoefs "$SSD_MODEL" w))"
+mkdir /sys/fs/cgroup/dc16/child
+read -r oc odev onull <<<"$(bss devprobe online_calls online_dev online_params_null)"
+check "blkcg_online ran for the new cgroup" test "${oc:-0}" -ge 1
+expect_eq "outside calc_cost bpf_iocost_dev() is 0" "$odev" 0
+expect_eq "outside calc_cost bpf_iocost_dev_params() is NULL, every time" "$onull" "$oc"
+rmdir /sys/fs/cgroup/dc16/child
+expect_write "unbind vdb" "$SYS/bindings" "$D2 model=linear" OK
+out=$(bpftool prog load "$B/tests/kfunc_other.bpf.o" /sys/fs/bpf/dc16_other 2>&1)
+rc=$?
+check_fails "a syscall program may not call bpf_iocost_dev()" [ "$rc" = 0 ]
+expect_match "the verifier says why" "$out" "calling kernel function bpf_iocost_dev is not allowed"
+rm -f /sys/fs/bpf/dc16_other
+
+# ---- 2.000x on three coefficient sets; shadow mode --------------------------
+# per set: IOs of a sequential 4 KiB read, enough that io.stat's
+# microsecond rounding stays far below 0.5%
+declare -A NIOS=([hdd]=512 [ssd]=4096 [ssd10]=8192)
+declare -A BASE
+off=0
+for p in hdd ssd ssd10; do
+	set_model "$D" "$p"
+	n=${NIOS[$p]}
+	io=(--filename=/dev/vda --rw=read --size=$((n * 4))k --offset=${off}m)
+	off=$((off + 64))
+	read -r b_us b_ios _ <<<"$(price "b_$p" "$D" "${io[@]}")"
+	BASE[$p]=$b_us
+	read -r pg sq _ <<<"$(lcoefs "$(profile_model "$p")" r)"
+	expect_ratio "$p: the builtin charges page + seqio per sequential read ($b_us us)" \
+		"$b_us" "$(vt_us $((pg + sq)))" 0.995 1.005
+	expect_write "$p: bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
+	read -r x_us x_ios _ <<<"$(price "x_$p" "$D" "${io[@]}")"
+	echo "# $p: builtin $b_us us/IO, iocost_2x $x_us us/IO ($(ratio "$x_us" "$b_us")x) over $x_ios IOs"
+	expect_eq "$p: same IO count" "$x_ios" "$b_ios"
+	expect_ratio "$p: iocost_2x charges 2.000x the builtin" "$x_us" "$b_us" 1.990 2.010
+	expect_write "$p: bind iocost_2x in shadow mode" "$SYS/bindings" "$D model=iocost_2x mode=shadow" OK
+	expect_eq "$p: readback shows the mode" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=shadow"
+	read -r s_us s_ios s_usage <<<"$(price "s_$p" "$D" "${io[@]}")"
+	st=$(grep "^$D " "$SYS/stats")
+	echo "# $p shadow: $s_us us/IO charged; stats: $st"
+	expect_ratio "$p shadow: io.stat charges the builtin's price" "$s_us" "$b_us" 0.995 1.005
+	expect_eq "$p shadow: the model priced every IO" "$(kv "$st" charges)" "$s_ios"
+	expect_ratio "$p shadow: the builtin's sum in stats is what io.stat charged" \
+		"$(vt_us "$(kv "$st" builtin)")" "$s_usage" 0.995 1.005
+	expect_ratio "$p shadow: the model's sum in stats is what enforcing charged" \
+		"$(vt_us "$(kv "$st" vtime)")" "$(awk -v u="$x_us" -v n="$s_ios" 'BEGIN { print u * n }')" 0.995 1.005
+	expect_eq "$p shadow: model = 2 x builtin, exactly" "$(kv "$st" vtime)" "$(( $(kv "$st" builtin) * 2 ))"
+	expect_eq "$p shadow: every IO in the 2-4 bucket" "$(kv "$st" hist)" "0,0,0,0,0,0,$s_ios,0"
+	expect_write "$p: unbind" "$SYS/bindings" "$D model=linear" OK
+done
+check "the SSD profile's 4 KiB read is cheaper than the HDD's" \
+	awk -v s="${BASE[ssd]}" -v h="${BASE[hdd]}" 'BEGIN { exit !(s * 2 < h) }'
+
+# ---- io.cost.model changed while bound: the next IO --------------------------
+set_model "$D" hdd
+expect_write "bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
+mkdir -p /sys/fs/cgroup/sw16
+one_io() {	# one 4 KiB direct read at block $1 from sw16; prints "charges vtime" deltas
+	local c0 v0
+	c0=$(binding_stat "$D" charges) v0=$(binding_stat "$D" vtime)
+	sh -c 'echo $$ >/sys/fs/cgroup/sw16/cgroup.procs; exec dd if=/dev/vda of=/dev/null bs=4k count=1 skip="$1" iflag=direct status=none' sh "$1"
+	echo "$(( $(binding_stat "$D" charges) - c0 )) $(( $(binding_stat "$D" vtime) - v0 ))"
+}
+blk=$((900 * 256))	# 900 MiB in, away from the reads above
+for p in hdd ssd ssd10 hdd; do
+	set_model "$D" "$p"
+	read -r pg sq _ <<<"$(lcoefs "$(profile_model "$p")" r)"
+	read -r c v <<<"$(one_io "$blk")"
+	blk=$((blk + 1))
+	expect_eq "$p: the first IO after the change costs 2 x (page + seqio) of $p" \
+		"$c $v" "1 $((2 * (pg + sq)))"
+done
+expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
+
+# ---- one cgroup, two bound disks ---------------------------------------------
+# price2 CG FIO-ARGS...: fio in CG; "us_per_op ios" on vda and on vdb
+price2() {
+	local cg=$1 a1 a2 b1 b2 prev
+	shift
+	mkdir -p "/sys/fs/cgroup/$cg"
+	a1=$(cg_io_stat "$cg" "$D") a2=$(cg_io_stat "$cg" "$D2")
+	sh -c 'echo $$ > "/sys/fs/cgroup/$1/cgroup.procs"; shift; exec fio --output=/dev/null "$@"' \
+		sh "$cg" --direct=1 --ioengine=psync --bs=4k "$@" || return 1
+	prev=
+	for _ in $(seq 1 20); do
+		sleep 1.1
+		b1=$(cg_io_stat "$cg" "$D") b2=$(cg_io_stat "$cg" "$D2")
+		[ "$b1 $b2" = "$prev" ] && break
+		prev="$b1 $b2"
+	done
+	awk -v a="$a1 $a2" -v b="$b1 $b2" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= 3; i += 2) {
+			ios = y[i] - x[i]; us = y[i + 1] - x[i + 1]
+			printf "%.3f %d ", ios ? us / ios : 0, ios
+		}
+		print ""
+	}'
+}
+set_model "$D" hdd
+set_model "$D2" hdd
+read -r pg sq rn <<<"$(lcoefs "$HDD_MODEL" r)"
+seq_us=$(vt_us $((pg + sq))) rand_us=$(vt_us $((pg + rn)))
+two=(--rw=read --size=2m --name=a --filename=/dev/vda --offset=0 --name=b --filename=/dev/vdb --offset=512m)
+expect_write "vda: iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
+expect_write "vdb: iocost_2x" "$SYS/bindings" "$D2 model=iocost_2x" OK
+read -r u1 n1 u2 n2 <<<"$(price2 two2x "${two[@]}")"
+echo "# iocost_2x, one cgroup reading vda at 0 and vdb at 512 MiB: $u1 us/IO ($n1), $u2 us/IO ($n2); sequential 2x: $(awk -v s="$seq_us" 'BEGIN { print 2 * s }')"
+expect_ratio "iocost_2x: vda's reader priced sequential (a cursor per disk)" "$u1" "$(awk -v s="$seq_us" 'BEGIN { print 2 * s }')" 0.99 1.01
+expect_ratio "iocost_2x: vdb's reader priced sequential (a cursor per disk)" "$u2" "$(awk -v s="$seq_us" 'BEGIN { print 2 * s }')" 0.99 1.01
+expect_write "vda: iocost_ms" "$SYS/bindings" "$D model=iocost_ms" OK
+expect_write "vdb: iocost_ms" "$SYS/bindings" "$D2 model=iocost_ms" OK
+# ms_expect STREAMS IOS: us per IO when each stream's first IO is random
+ms_expect() { awk -v k="$1" -v n="$2" -v s="$seq_us" -v r="$rand_us" 'BEGIN { printf "%.3f", ((n - k) * s + k * r) / n }'; }
+read -r u1 n1 u2 n2 <<<"$(price2 twoms "${two[@]}")"
+echo "# iocost_ms, two readers: $u1 us/IO ($n1), $u2 us/IO ($n2); expected $(ms_expect 1 "$n1")"
+expect_ratio "iocost_ms: vda's reader priced sequential" "$u1" "$(ms_expect 1 "$n1")" 0.98 1.02
+expect_ratio "iocost_ms: vdb's reader priced sequential" "$u2" "$(ms_expect 1 "$n2")" 0.98 1.02
+# three streams on each disk: six in one cgroup, more than the four slots
+# one set of streams has, so only per-disk streams keep them all
+six=(--rw=read --size=1m --offset_increment=128m --numjobs=3
+     --name=a --filename=/dev/vda --offset=0 --name=b --filename=/dev/vdb --offset=64m)
+read -r u1 n1 u2 n2 <<<"$(price2 sixms "${six[@]}")"
+echo "# iocost_ms, three streams per disk: $u1 us/IO ($n1), $u2 us/IO ($n2); expected $(ms_expect 3 "$n1")"
+expect_ratio "iocost_ms: vda's three streams priced sequential" "$u1" "$(ms_expect 3 "$n1")" 0.98 1.02
+expect_ratio "iocost_ms: vdb's three streams priced sequential" "$u2" "$(ms_expect 3 "$n2")" 0.98 1.02
+for d in "$D" "$D2"; do
+	expect_write "unbind $d" "$SYS/bindings" "$d model=linear" OK
+done
+for d in "$D" "$D2"; do
+	echo "$d ctrl=auto" >/sys/fs/cgroup/io.cost.model
+	echo "$d ctrl=auto" >/sys/fs/cgroup/io.cost.qos
+done
+rm -rf "${PINS:?}/devprobe"
+finish
