@@ -154,6 +154,13 @@ finish() {
 # ceil(2^37 / ceil(wbps / 4096)) vtime, in us (the builtin charges 0)
 HDD_WPAGE_US=$(awk 'BEGIN { p = int((178075866 + 4095) / 4096); printf "%.4f", (2^37 / p) / (2^37 / 1e6) }')
 
+# io.cost.model lines: the HDD autop profile's (what autop picks for the
+# rotational virtio disks), an SSD-like user model, and one with 10x its
+# rates (tests/vm/t/16-devctx.sh, tests/matrix --profile)
+HDD_MODEL="rbps=174019176 rseqiops=41708 rrandiops=370 wbps=178075866 wseqiops=42705 wrandiops=378"
+SSD_MODEL="rbps=2000000000 rseqiops=200000 rrandiops=100000 wbps=1500000000 wseqiops=150000 wrandiops=80000"
+SSD10_MODEL="rbps=20000000000 rseqiops=2000000 rrandiops=1000000 wbps=15000000000 wseqiops=1500000 wrandiops=800000"
+
 # iocost_enable DEV: enable iocost on /dev/DEV (autop picks the HDD profile
 # for the rotational virtio disks); prints MAJ:MIN
 iocost_enable() {

@@ -31,10 +31,6 @@ check "iocost_ms registers" "$B/bin/iocost_ms"
 bpftool struct_ops register "$B/tests/devprobe.bpf.o" "$PINS/devprobe" >/dev/null 2>&1
 check "test_devprobe registers" test -e "$PINS/devprobe/iocost_ops"
 
-HDD_MODEL="rbps=174019176 rseqiops=41708 rrandiops=370 wbps=178075866 wseqiops=42705 wrandiops=378"
-SSD_MODEL="rbps=2000000000 rseqiops=200000 rrandiops=100000 wbps=1500000000 wseqiops=150000 wrandiops=80000"
-SSD10_MODEL="rbps=20000000000 rseqiops=2000000 rrandiops=1000000 wbps=15000000000 wseqiops=1500000 wrandiops=800000"
-
 # set_model DEVT hdd|ssd|ssd10: autop's HDD profile, or a user model
 set_model() {
 	case "$2" in
