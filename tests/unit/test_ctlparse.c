@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of tools/iocostctl/ctlparse.c: the tick-line, io.cost.qos,
- * models, bindings and stats parsers, MAJ:MIN device numbers, the name
- * rule, the bindings errno explanations, unbind's operands and the passes
+ * models, bindings and stats parsers (with their enforce/shadow modes and
+ * the shadow histogram), the bind request line, the stats JSON, MAJ:MIN
+ * device numbers, the name rule, the bindings errno explanations, unbind's operands and the passes
  * of unbind --all, and the JSON string writer.
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include "tap.h"
 #include "../../tools/iocostctl/ctlparse.h"
 
@@ -237,46 +240,247 @@ static void test_models(void)
 }
 
 static const struct refusal bad_bindings[] = {
-	{ "254:0 model=", -EINVAL, "an empty model" },
-	{ "254:0 iocost_2x", -EINVAL, "a missing key" },
-	{ "254:0 model=a b", -EINVAL, "two words" },
-	{ "5000:0 model=a", -ERANGE, "major 5000" },
+	{ "254:0 model= mode=enforce", -EINVAL, "an empty model" },
+	{ "254:0 iocost_2x mode=enforce", -EINVAL, "a missing key" },
+	{ "254:0 model=a b mode=enforce", -EINVAL, "two words" },
+	{ "5000:0 model=a mode=enforce", -ERANGE, "major 5000" },
+	{ "254:0 model=iocost_2x", -EINVAL, "a missing mode (the format before shadow mode)" },
+	{ "254:0 model=iocost_2x mode=", -EINVAL, "an empty mode" },
+	{ "254:0 model=iocost_2x mode=bogus", -EINVAL, "an unknown mode" },
+	{ "254:0 model=iocost_2x mode=Shadow", -EINVAL, "a mode in another case" },
+	{ "254:0 model=iocost_2x mode=shadowy", -EINVAL, "a mode with a suffix" },
+	{ "254:0 model=iocost_2x mode=enforceenforce", -EINVAL, "an over-long mode" },
+	{ "254:0 mode=enforce model=iocost_2x", -EINVAL, "mode before model" },
+	{ "254:0 model=iocost_2x mode=enforce mode=shadow", -EINVAL, "mode twice" },
+	{ "254:0 model=iocost_2x mode=shadow extra=1", -EINVAL, "an extra key" },
+	{ "254:0 model=iocost_2xmode=shadow", -EINVAL, "a missing blank" },
+	{ "254:0 model=iocost_2x mode shadow", -EINVAL, "mode without =" },
 };
 
 static void test_bindings(void)
 {
 	struct ctl_binding b;
 
-	ok(ctl_parse_binding_line("254:0 model=iocost_2x\n", &b) == 0 && b.dev.major == 254 &&
-	   b.dev.minor == 0 && !strcmp(b.model, "iocost_2x"), "bindings: 254:0 model=iocost_2x");
+	ok(ctl_parse_binding_line("254:0 model=iocost_2x mode=enforce\n", &b) == 0 &&
+	   b.dev.major == 254 && b.dev.minor == 0 && !strcmp(b.model, "iocost_2x") &&
+	   b.mode == CTL_MODE_ENFORCE, "bindings: 254:0 model=iocost_2x mode=enforce");
+	memset(&b, 0, sizeof(b));
+	ok(ctl_parse_binding_line("8:16 model=ms2 mode=shadow", &b) == 0 &&
+	   b.dev.major == 8 && b.dev.minor == 16 && !strcmp(b.model, "ms2") &&
+	   b.mode == CTL_MODE_SHADOW, "bindings: 8:16 model=ms2 mode=shadow");
+	ok(ctl_parse_binding_line("8:16 model=ms2 mode=shadow  \n", &b) == 0 &&
+	   b.mode == CTL_MODE_SHADOW, "bindings: trailing blanks and a newline");
 	REFUSES("bindings", p_binding, bad_bindings);
 }
 
+#define ENF "254:0 model=m mode=enforce registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0"
+#define SHD "254:0 model=m mode=shadow registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0"
+
 static const struct refusal bad_stats[] = {
-	{ "254:0 model=m registered=2 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "registered=2" },
-	{ "254:0 model=m registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0", -EINVAL, "a missing vtime" },
-	{ "254:0 model=m registered=1 merges=0 charges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "keys out of order" },
-	{ "254:0 model=m registered=1 charges=x merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "a non-number" },
-	{ "254:0 model=m registered=1 charges=18446744073709551616 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -ERANGE, "a count beyond u64" },
-	{ "254:0 model=m registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0 more=1", -EINVAL, "an extra field" },
-	{ "254:0 model=iocost_2x", -EINVAL, "a bindings line" },
+	{ "254:0 model=m mode=enforce registered=2 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "registered=2" },
+	{ "254:0 model=m mode=enforce registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0", -EINVAL, "a missing vtime" },
+	{ "254:0 model=m mode=enforce registered=1 merges=0 charges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "keys out of order" },
+	{ "254:0 model=m mode=enforce registered=1 charges=x merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "a non-number" },
+	{ "254:0 model=m mode=enforce registered=1 charges=18446744073709551616 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -ERANGE, "a count beyond u64" },
+	{ ENF " more=1", -EINVAL, "an extra field" },
+	{ "254:0 model=iocost_2x mode=enforce", -EINVAL, "a bindings line" },
+	{ "254:0 model=m registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "a missing mode (the format before shadow mode)" },
+	{ "254:0 model=m mode=bogus registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "an unknown mode" },
+	{ "254:0 model=m registered=1 mode=enforce charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0", -EINVAL, "mode after registered" },
+	{ ENF " builtin=0 hist=0,0,0,0,0,0,0,0", -EINVAL, "builtin and hist on an enforce line" },
+	{ ENF " builtin=0", -EINVAL, "builtin on an enforce line" },
+	{ ENF " hist=0,0,0,0,0,0,0,0", -EINVAL, "hist on an enforce line" },
+	{ SHD, -EINVAL, "a shadow line without builtin and hist" },
+	{ SHD " builtin=5", -EINVAL, "a shadow line without hist" },
+	{ SHD " hist=0,0,0,0,0,0,0,0", -EINVAL, "a shadow line without builtin" },
+	{ SHD " hist=0,0,0,0,0,0,0,0 builtin=5", -EINVAL, "hist before builtin" },
+	{ SHD " builtin=5 hist=1,2,3,4,5,6,7", -EINVAL, "7 buckets" },
+	{ SHD " builtin=5 hist=1,2,3,4,5,6,7,8,9", -EINVAL, "9 buckets" },
+	{ SHD " builtin=5 hist=", -EINVAL, "an empty hist" },
+	{ SHD " builtin=5 hist=1,2,3,,5,6,7,8", -EINVAL, "an empty bucket" },
+	{ SHD " builtin=5 hist=1,2,3,4,5,6,7,8,", -EINVAL, "a trailing comma" },
+	{ SHD " builtin=5 hist=1, 2,3,4,5,6,7,8", -EINVAL, "a blank in hist" },
+	{ SHD " builtin=5 hist=1,2,3,4,5,6,7,x", -EINVAL, "a non-number bucket" },
+	{ SHD " builtin=5 hist=1,2,3,4,5,6,7,-8", -EINVAL, "a negative bucket" },
+	{ SHD " builtin=5 hist=1,2,3,4,5,6,7,18446744073709551616", -ERANGE, "a bucket beyond u64" },
+	{ SHD " builtin=18446744073709551616 hist=0,0,0,0,0,0,0,0", -ERANGE, "builtin beyond u64" },
+	{ SHD " builtin= hist=0,0,0,0,0,0,0,0", -EINVAL, "an empty builtin" },
+	{ SHD " builtin=5 hist=0,0,0,0,0,0,0,0 more=1", -EINVAL, "an extra field after hist" },
+	{ SHD " builtin=5 hist=0,0,0,0,0,0,0,0 hist=0,0,0,0,0,0,0,0", -EINVAL, "hist twice" },
 };
 
 static void test_stats(void)
 {
 	struct ctl_stats s;
+	double r = -1;
 
-	ok(ctl_parse_stats_line("254:0 model=iocost_2x registered=1 charges=2048 merges=3 nodata=4 zero=5 clamped=6 vtime=6442450944\n",
+	ok(ctl_parse_stats_line("254:0 model=iocost_2x mode=enforce registered=1 charges=2048 merges=3 nodata=4 zero=5 clamped=6 vtime=6442450944\n",
 				&s) == 0 && s.dev.major == 254 && s.dev.minor == 0 &&
-	   !strcmp(s.model, "iocost_2x") && s.registered == 1 && s.charges == 2048 &&
+	   !strcmp(s.model, "iocost_2x") && s.mode == CTL_MODE_ENFORCE &&
+	   s.registered == 1 && s.charges == 2048 &&
 	   s.merges == 3 && s.nodata == 4 && s.zero == 5 && s.clamped == 6 &&
-	   s.vtime == 6442450944ULL, "stats: a full line");
-	ok(ctl_parse_stats_line("8:0 model=m registered=0 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=18446744073709551615",
+	   s.vtime == 6442450944ULL && s.builtin == 0 && s.hist[0] == 0 && s.hist[7] == 0,
+	   "stats: a full enforce line");
+	ok(ctl_parse_stats_line("8:0 model=m mode=enforce registered=0 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=18446744073709551615",
 				&s) == 0 && s.registered == 0 && s.vtime == UINT64_MAX,
 	   "stats: unregistered, the largest vtime");
+	ok(ctl_parse_stats_line("254:16 model=iocost_2x mode=shadow registered=1 charges=20 merges=1 nodata=2 zero=0 clamped=0 vtime=6597069766 builtin=3298534883 hist=2,0,0,0,0,0,18,0\n",
+				&s) == 0 && s.dev.minor == 16 && s.mode == CTL_MODE_SHADOW &&
+	   s.charges == 20 && s.vtime == 6597069766ULL && s.builtin == 3298534883ULL &&
+	   s.hist[0] == 2 && s.hist[1] == 0 && s.hist[5] == 0 && s.hist[6] == 18 && s.hist[7] == 0,
+	   "stats: a full shadow line");
+	ok(ctl_parse_stats_line(SHD " builtin=18446744073709551615 hist=1,2,3,4,5,6,7,18446744073709551615",
+				&s) == 0 && s.builtin == UINT64_MAX && s.hist[0] == 1 &&
+	   s.hist[3] == 4 && s.hist[6] == 7 && s.hist[7] == UINT64_MAX,
+	   "stats: shadow, every bucket in its place, the largest counts");
+	ok(ctl_parse_stats_line(SHD " builtin=0 hist=0,0,0,0,0,0,0,0  \n", &s) == 0 &&
+	   s.mode == CTL_MODE_SHADOW && s.builtin == 0, "stats: shadow, nothing priced yet, trailing blanks");
 	ok(absd(ctl_vtime_us(1ULL << 37) - 1e6) < 1e-6 && absd(ctl_vtime_us(137438953) - 1000.0) < 0.01,
 	   "stats: 2^37 vtime is one second");
 	REFUSES("stats", p_stats, bad_stats);
+
+	ctl_parse_stats_line("254:16 model=iocost_2x mode=shadow registered=1 charges=20 merges=1 nodata=2 zero=0 clamped=0 vtime=6597069766 builtin=3298534883 hist=2,0,0,0,0,0,18,0", &s);
+	ok(ctl_shadow_ratio(&s, &r) == 0 && near(r, 2.0), "shadow ratio: model/builtin of the sums is %f", r);
+	s.builtin = 0;
+	r = -1;
+	ok(ctl_shadow_ratio(&s, &r) == -EDOM && r == -1, "shadow ratio: none while builtin is 0");
+	s.mode = CTL_MODE_ENFORCE;
+	s.builtin = 1;
+	ok(ctl_shadow_ratio(&s, &r) == -EINVAL && r == -1, "shadow ratio: none for an enforce line");
+}
+
+static void test_mode(void)
+{
+	static const char *const labels[CTL_HIST_BUCKETS] = {
+		"builtin 0", "<1/4", "1/4-1/2", "1/2-0.9", "0.9-1.1", "1.1-2", "2-4", ">=4",
+	};
+	enum ctl_mode m = CTL_MODE_SHADOW;
+	unsigned int i, same = 1;
+
+	ok(ctl_parse_mode("enforce", &m) == 0 && m == CTL_MODE_ENFORCE, "mode: enforce");
+	ok(ctl_parse_mode("shadow", &m) == 0 && m == CTL_MODE_SHADOW, "mode: shadow");
+	m = CTL_MODE_SHADOW;
+	ok(ctl_parse_mode("", &m) == -EINVAL && ctl_parse_mode("bogus", &m) == -EINVAL &&
+	   ctl_parse_mode("ENFORCE", &m) == -EINVAL && ctl_parse_mode("shadow ", &m) == -EINVAL &&
+	   ctl_parse_mode("enforc", &m) == -EINVAL && m == CTL_MODE_SHADOW,
+	   "mode: empty, unknown, upper case, a trailing blank, a prefix are refused");
+	ok(!strcmp(ctl_mode_name(CTL_MODE_ENFORCE), "enforce") &&
+	   !strcmp(ctl_mode_name(CTL_MODE_SHADOW), "shadow"), "mode: names");
+	for (i = 0; i < CTL_HIST_BUCKETS; i++)
+		same &= ctl_hist_label(i) && !strcmp(ctl_hist_label(i), labels[i]);
+	ok(same && ctl_hist_label(CTL_HIST_BUCKETS) == NULL, "hist: the 8 bucket labels, none beyond");
+}
+
+static void test_bind_line(void)
+{
+	struct ctl_devt d = { 254, 0 }, big = { 4095, 1048575 };
+	struct ctl_binding b;
+	char buf[64];
+	int n;
+
+	n = ctl_format_bind_line(buf, sizeof(buf), d, "iocost_2x", CTL_MODE_SHADOW);
+	ok(n == (int)strlen(buf) && !strcmp(buf, "254:0 model=iocost_2x mode=shadow\n"),
+	   "bind line: shadow: %.*s", n > 0 ? n - 1 : 0, buf);
+	n = ctl_format_bind_line(buf, sizeof(buf), d, "iocost_2x", CTL_MODE_ENFORCE);
+	ok(n == (int)strlen(buf) && !strcmp(buf, "254:0 model=iocost_2x mode=enforce\n"),
+	   "bind line: enforce names its mode");
+	ok(ctl_parse_binding_line(buf, &b) == 0 && b.mode == CTL_MODE_ENFORCE &&
+	   !strcmp(b.model, "iocost_2x"), "bind line: the request has the readback's shape");
+	n = ctl_format_bind_line(buf, sizeof(buf), d, NULL, CTL_MODE_ENFORCE);
+	ok(n == (int)strlen(buf) && !strcmp(buf, "254:0 model=linear\n"),
+	   "bind line: linear has no mode");
+	n = ctl_format_bind_line(buf, sizeof(buf), big, "abcdefghijklmno", CTL_MODE_SHADOW);
+	ok(n == (int)strlen(buf) && !strcmp(buf, "4095:1048575 model=abcdefghijklmno mode=shadow\n"),
+	   "bind line: the longest line fits in 64 bytes (%d)", n);
+
+	strcpy(buf, "untouched");
+	ok(ctl_format_bind_line(buf, sizeof(buf), d, NULL, CTL_MODE_SHADOW) == -EINVAL,
+	   "bind line: linear in shadow mode is refused");
+	ok(ctl_format_bind_line(buf, sizeof(buf), d, "linear", CTL_MODE_ENFORCE) == -EINVAL,
+	   "bind line: model=linear by name is refused (NULL is linear)");
+	ok(ctl_format_bind_line(buf, sizeof(buf), d, "a b", CTL_MODE_ENFORCE) == -EINVAL &&
+	   ctl_format_bind_line(buf, sizeof(buf), d, "", CTL_MODE_ENFORCE) == -EINVAL &&
+	   ctl_format_bind_line(buf, sizeof(buf), d, "abcdefghijklmnop", CTL_MODE_SHADOW) == -EINVAL,
+	   "bind line: a blank, an empty or a 16-character name is refused");
+	ok(ctl_format_bind_line(buf, sizeof(buf), d, "m", (enum ctl_mode)7) == -EINVAL,
+	   "bind line: a mode that is neither is refused");
+	ok(ctl_format_bind_line(buf, sizeof(buf), (struct ctl_devt){ 4096, 0 }, "m",
+				CTL_MODE_ENFORCE) == -EINVAL &&
+	   ctl_format_bind_line(buf, sizeof(buf), (struct ctl_devt){ 0, 1048576 }, "m",
+				CTL_MODE_ENFORCE) == -EINVAL,
+	   "bind line: a device number out of range is refused");
+	ok(!strcmp(buf, "untouched"), "bind line: refusals leave the buffer alone");
+	ok(ctl_format_bind_line(buf, 10, d, "iocost_2x", CTL_MODE_SHADOW) == -ENOSPC,
+	   "bind line: a short buffer is ENOSPC");
+}
+
+/* 1 if python3 -m json.tool takes @json (-1: no python3 to ask) */
+static int json_valid(const char *json)
+{
+	FILE *f = popen("python3 -m json.tool >/dev/null 2>&1", "w");
+	int st;
+
+	if (!f)
+		return -1;
+	fputs(json, f);
+	st = pclose(f);
+	if (st == -1 || !WIFEXITED(st))
+		return -1;
+	if (WEXITSTATUS(st) == 127)
+		return -1;
+	return WEXITSTATUS(st) == 0;
+}
+
+static void test_stats_json(void)
+{
+	struct ctl_stats s;
+	char buf[1024], small[16];
+	size_t n;
+	int v;
+
+	ctl_parse_stats_line("254:0 model=iocost_2x mode=enforce registered=1 charges=16 merges=0 nodata=0 zero=0 clamped=0 vtime=137438953472",
+			     &s);
+	n = ctl_stats_json(buf, sizeof(buf), &s);
+	ok(n == strlen(buf) && !strcmp(buf,
+	   "{\"mode\":\"enforce\",\"registered\":true,\"charges\":16,\"merges\":0,\"nodata\":0,\"zero\":0,"
+	   "\"clamped\":0,\"vtime\":137438953472,\"vtime_us\":1000000.000,"
+	   "\"builtin\":null,\"builtin_us\":null,\"ratio\":null,\"hist\":null}"),
+	   "stats json: enforce: %s", buf);
+	v = json_valid(buf);
+	if (v < 0)
+		ok(1, "# SKIP no python3 to check the JSON");
+	else
+		ok(v == 1, "stats json: enforce is valid JSON (python3 -m json.tool)");
+
+	ctl_parse_stats_line("254:0 model=iocost_2x mode=shadow registered=0 charges=20 merges=1 nodata=2 zero=0 clamped=0 vtime=6597069766 builtin=3298534883 hist=2,0,0,0,0,0,18,0",
+			     &s);
+	n = ctl_stats_json(buf, sizeof(buf), &s);
+	ok(n == strlen(buf) && !strcmp(buf,
+	   "{\"mode\":\"shadow\",\"registered\":false,\"charges\":20,\"merges\":1,\"nodata\":2,\"zero\":0,"
+	   "\"clamped\":0,\"vtime\":6597069766,\"vtime_us\":48000.000,"
+	   "\"builtin\":3298534883,\"builtin_us\":24000.000,\"ratio\":2.000,\"hist\":["
+	   "{\"bucket\":\"builtin 0\",\"ios\":2},{\"bucket\":\"<1/4\",\"ios\":0},"
+	   "{\"bucket\":\"1/4-1/2\",\"ios\":0},{\"bucket\":\"1/2-0.9\",\"ios\":0},"
+	   "{\"bucket\":\"0.9-1.1\",\"ios\":0},{\"bucket\":\"1.1-2\",\"ios\":0},"
+	   "{\"bucket\":\"2-4\",\"ios\":18},{\"bucket\":\">=4\",\"ios\":0}]}"),
+	   "stats json: shadow: %s", buf);
+	v = json_valid(buf);
+	if (v < 0)
+		ok(1, "# SKIP no python3 to check the JSON");
+	else
+		ok(v == 1, "stats json: shadow is valid JSON (python3 -m json.tool)");
+
+	s.builtin = 0;
+	ctl_stats_json(buf, sizeof(buf), &s);
+	ok(strstr(buf, "\"builtin\":0,\"builtin_us\":0.000,\"ratio\":null,\"hist\":[") != NULL,
+	   "stats json: shadow with builtin 0: ratio null");
+	v = json_valid(buf);
+	ok(v != 0, "stats json: shadow with builtin 0 is valid JSON");
+
+	n = ctl_stats_json(small, sizeof(small), &s);
+	ok(n == strlen(buf) && strlen(small) == sizeof(small) - 1 && !strncmp(small, buf, sizeof(small) - 1),
+	   "stats json: truncated like snprintf, the length it needs");
+	ok(ctl_stats_json(NULL, 0, &s) == strlen(buf), "stats json: size 0 only measures");
 }
 
 static void test_unbind_usage(void)
@@ -302,14 +506,18 @@ static void test_unbind_usage(void)
 
 #define UB_MAX	8
 
-/* the bindings file of one read: up to UB_MAX "MAJ:MIN model=NAME" lines */
+/* the bindings file of one read: up to UB_MAX "MAJ:MIN model=NAME mode=M" lines */
 static size_t bindings_of(struct ctl_binding *b, const char *const *lines)
 {
 	size_t n = 0;
 
-	for (; *lines; lines++)
-		if (!ctl_parse_binding_line(*lines, &b[n]))
+	for (; *lines; lines++) {
+		int ret = ctl_parse_binding_line(*lines, &b[n]);
+
+		ok(ret == 0, "unbind --all: the test's bindings line parses: %s", *lines);
+		if (!ret)
 			n++;
+	}
 	return n;
 }
 
@@ -337,11 +545,13 @@ static const struct ctl_unbind_disk *disk(const struct ctl_unbind_disk *d,
 static void test_unbind_all(void)
 {
 	static const char *const none[] = { NULL };
-	static const char *const two[] = { "254:0 model=iocost_2x", "254:16 model=ms2", NULL };
-	static const char *const vdb[] = { "254:16 model=ms2", NULL };
-	static const char *const vdb_2x[] = { "254:16 model=iocost_2x", NULL };
-	static const char *const three[] = { "254:0 model=iocost_2x", "254:16 model=ms2",
-					      "251:0 model=ms2", NULL };
+	static const char *const two[] = { "254:0 model=iocost_2x mode=enforce",
+					    "254:16 model=ms2 mode=shadow", NULL };
+	static const char *const vdb[] = { "254:16 model=ms2 mode=shadow", NULL };
+	static const char *const vdb_2x[] = { "254:16 model=iocost_2x mode=enforce", NULL };
+	static const char *const three[] = { "254:0 model=iocost_2x mode=enforce",
+					      "254:16 model=ms2 mode=shadow",
+					      "251:0 model=ms2 mode=enforce", NULL };
 	struct ctl_unbind_disk d[UB_MAX];
 	const struct ctl_unbind_disk *x;
 	char buf[160];
@@ -490,6 +700,9 @@ int main(void)
 	test_models();
 	test_bindings();
 	test_stats();
+	test_mode();
+	test_bind_line();
+	test_stats_json();
 	test_unbind_usage();
 	test_unbind_all();
 	test_misc();

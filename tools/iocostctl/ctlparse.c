@@ -9,6 +9,8 @@
  * a kernel file whose keys iocostctl does not own: unknown keys are skipped.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,16 +206,54 @@ static int parse_dev_model(const char **p, struct ctl_devt *dev, char *model)
 	       literal(p, "model=") ?: parse_word(p, model, CTL_NAME_LEN);
 }
 
+/* "mode=enforce" or "mode=shadow" */
+static int parse_mode_at(const char **p, enum ctl_mode *mode)
+{
+	char word[CTL_NAME_LEN];
+	const char *s = *p;
+	int ret;
+
+	ret = literal(&s, "mode=") ?: parse_word(&s, word, sizeof(word)) ?:
+	      ctl_parse_mode(word, mode);
+	if (ret)
+		return ret;
+	*p = s;
+	return 0;
+}
+
+/* "MAJ:MIN model=NAME mode=MODE", the start of a bindings or stats line */
+static int parse_dev_model_mode(const char **p, struct ctl_devt *dev,
+				char *model, enum ctl_mode *mode)
+{
+	return parse_dev_model(p, dev, model) ?: need_blanks(p) ?:
+	       parse_mode_at(p, mode);
+}
+
 int ctl_parse_binding_line(const char *line, struct ctl_binding *b)
 {
 	struct ctl_binding r;
 	int ret;
 
-	ret = parse_dev_model(&line, &r.dev, r.model) ?: at_end(line);
+	memset(&r, 0, sizeof(r));
+	ret = parse_dev_model_mode(&line, &r.dev, r.model, &r.mode) ?:
+	      at_end(line);
 	if (ret)
 		return ret;
 	*b = r;
 	return 0;
+}
+
+/* "hist=H0,...,H7": exactly CTL_HIST_BUCKETS counts */
+static int parse_hist(const char **p, uint64_t *hist)
+{
+	unsigned int i;
+	int ret;
+
+	ret = literal(p, "hist=");
+	for (i = 0; !ret && i < CTL_HIST_BUCKETS; i++)
+		ret = (i ? literal(p, ",") : 0) ?:
+		      parse_u64(p, UINT64_MAX, &hist[i]);
+	return ret;
 }
 
 int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
@@ -222,8 +262,9 @@ int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 	uint64_t reg;
 	int ret;
 
-	ret = parse_dev_model(&line, &r.dev, r.model) ?: need_blanks(&line) ?:
-	      key_u64(&line, "registered", &reg);
+	memset(&r, 0, sizeof(r));
+	ret = parse_dev_model_mode(&line, &r.dev, r.model, &r.mode) ?:
+	      need_blanks(&line) ?: key_u64(&line, "registered", &reg);
 	if (ret)
 		return ret;
 	if (reg > 1)
@@ -233,8 +274,13 @@ int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 	      need_blanks(&line) ?: key_u64(&line, "nodata", &r.nodata) ?:
 	      need_blanks(&line) ?: key_u64(&line, "zero", &r.zero) ?:
 	      need_blanks(&line) ?: key_u64(&line, "clamped", &r.clamped) ?:
-	      need_blanks(&line) ?: key_u64(&line, "vtime", &r.vtime) ?:
-	      at_end(line);
+	      need_blanks(&line) ?: key_u64(&line, "vtime", &r.vtime);
+	if (!ret && r.mode == CTL_MODE_SHADOW)
+		ret = need_blanks(&line) ?:
+		      key_u64(&line, "builtin", &r.builtin) ?:
+		      need_blanks(&line) ?: parse_hist(&line, r.hist);
+	/* an enforce line ends at vtime: no builtin, no hist */
+	ret = ret ?: at_end(line);
 	if (ret)
 		return ret;
 	r.registered = (int)reg;
@@ -450,6 +496,115 @@ int ctl_model_name_valid(const char *name)
 		if ((unsigned char)name[i] < 0x21 || (unsigned char)name[i] > 0x7e)
 			return -EINVAL;
 	return 0;
+}
+
+int ctl_parse_mode(const char *s, enum ctl_mode *mode)
+{
+	if (!strcmp(s, "enforce"))
+		*mode = CTL_MODE_ENFORCE;
+	else if (!strcmp(s, "shadow"))
+		*mode = CTL_MODE_SHADOW;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *ctl_mode_name(enum ctl_mode mode)
+{
+	return mode == CTL_MODE_SHADOW ? "shadow" : "enforce";
+}
+
+static const char *const hist_labels[CTL_HIST_BUCKETS] = {
+	"builtin 0", "<1/4", "1/4-1/2", "1/2-0.9", "0.9-1.1", "1.1-2", "2-4",
+	">=4",
+};
+
+const char *ctl_hist_label(unsigned int i)
+{
+	return i < CTL_HIST_BUCKETS ? hist_labels[i] : NULL;
+}
+
+int ctl_shadow_ratio(const struct ctl_stats *st, double *ratio)
+{
+	if (st->mode != CTL_MODE_SHADOW)
+		return -EINVAL;
+	if (!st->builtin)
+		return -EDOM;
+	*ratio = (double)st->vtime / (double)st->builtin;
+	return 0;
+}
+
+int ctl_format_bind_line(char *buf, size_t size, struct ctl_devt dev,
+			 const char *model, enum ctl_mode mode)
+{
+	int n;
+
+	if (dev.major > CTL_MAJOR_MAX || dev.minor > CTL_MINOR_MAX)
+		return -EINVAL;
+	if (model && ctl_model_name_valid(model))
+		return -EINVAL;
+	if (mode != CTL_MODE_ENFORCE && mode != CTL_MODE_SHADOW)
+		return -EINVAL;
+	if (!model && mode != CTL_MODE_ENFORCE)
+		return -EINVAL;	/* linear has no mode */
+	if (model)
+		n = snprintf(buf, size, "%u:%u model=%s mode=%s\n", dev.major,
+			     dev.minor, model, ctl_mode_name(mode));
+	else
+		n = snprintf(buf, size, "%u:%u model=linear\n", dev.major,
+			     dev.minor);
+	if (n < 0 || (size_t)n >= size)
+		return -ENOSPC;
+	return n;
+}
+
+/* snprintf() appending at *@n to @buf (size @size), counting what it needs */
+static void __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(*n < size ? buf + *n : NULL, *n < size ? size - *n : 0,
+		      fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		*n += (size_t)r;
+}
+
+size_t ctl_stats_json(char *buf, size_t size, const struct ctl_stats *st)
+{
+	size_t n = 0;
+	double ratio;
+	unsigned int i;
+
+	if (size)
+		buf[0] = '\0';
+	append(buf, size, &n,
+	       "{\"mode\":\"%s\",\"registered\":%s,\"charges\":%" PRIu64
+	       ",\"merges\":%" PRIu64 ",\"nodata\":%" PRIu64 ",\"zero\":%" PRIu64
+	       ",\"clamped\":%" PRIu64 ",\"vtime\":%" PRIu64 ",\"vtime_us\":%.3f",
+	       ctl_mode_name(st->mode), st->registered ? "true" : "false",
+	       st->charges, st->merges, st->nodata, st->zero, st->clamped,
+	       st->vtime, ctl_vtime_us(st->vtime));
+	if (st->mode != CTL_MODE_SHADOW) {
+		append(buf, size, &n,
+		       ",\"builtin\":null,\"builtin_us\":null,\"ratio\":null,\"hist\":null}");
+		return n;
+	}
+	append(buf, size, &n, ",\"builtin\":%" PRIu64 ",\"builtin_us\":%.3f,\"ratio\":",
+	       st->builtin, ctl_vtime_us(st->builtin));
+	if (ctl_shadow_ratio(st, &ratio))
+		append(buf, size, &n, "null");
+	else
+		append(buf, size, &n, "%.3f", ratio);
+	append(buf, size, &n, ",\"hist\":[");
+	for (i = 0; i < CTL_HIST_BUCKETS; i++)
+		append(buf, size, &n, "%s{\"bucket\":\"%s\",\"ios\":%" PRIu64 "}",
+		       i ? "," : "", hist_labels[i], st->hist[i]);
+	append(buf, size, &n, "]}");
+	return n;
 }
 
 const char *ctl_tick_state(int running)

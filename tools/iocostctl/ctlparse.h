@@ -38,18 +38,47 @@ struct ctl_model {
 	unsigned int bindings;
 };
 
-/* "MAJ:MIN model=NAME" */
+/*
+ * How a binding prices: enforce charges the model's price, shadow calls
+ * the model for every bio but charges the builtin's price, and counts how
+ * the two compare.
+ */
+enum ctl_mode {
+	CTL_MODE_ENFORCE,
+	CTL_MODE_SHADOW,
+};
+
+/* "MAJ:MIN model=NAME mode=enforce|shadow" */
 struct ctl_binding {
 	struct ctl_devt dev;
 	char model[CTL_NAME_LEN];
+	enum ctl_mode mode;
 };
 
-/* "MAJ:MIN model=NAME registered=0|1 charges=N merges=N nodata=N zero=N clamped=N vtime=N" */
+/*
+ * The buckets of a shadow binding's per-IO model/builtin price ratio:
+ * H0 the builtin priced the bio 0 (flushes, discards), H1 < 1/4,
+ * H2 [1/4, 1/2), H3 [1/2, 9/10), H4 [9/10, 11/10], H5 (11/10, 2),
+ * H6 [2, 4), H7 >= 4.
+ */
+#define CTL_HIST_BUCKETS	8
+
+/*
+ * enforce: "MAJ:MIN model=NAME mode=enforce registered=0|1 charges=N
+ * merges=N nodata=N zero=N clamped=N vtime=N"; shadow: the same with
+ * mode=shadow and " builtin=N hist=H0,H1,H2,H3,H4,H5,H6,H7" after vtime.
+ * charges..vtime count the model's prices (in shadow mode, what enforcing
+ * would have charged); builtin is the sum of the builtin's prices of the
+ * same bios (what was charged).  builtin and hist are 0 on enforce lines.
+ */
 struct ctl_stats {
 	struct ctl_devt dev;
 	char model[CTL_NAME_LEN];
+	enum ctl_mode mode;
 	int registered;
 	uint64_t charges, merges, nodata, zero, clamped, vtime;
+	uint64_t builtin;
+	uint64_t hist[CTL_HIST_BUCKETS];
 };
 
 /*
@@ -93,6 +122,39 @@ int ctl_parse_tick(const char *line, struct ctl_tick *t);
 
 /* 0: a name the module accepts (1-15 printable, no blanks, not "linear") */
 int ctl_model_name_valid(const char *name);
+
+/* "enforce" or "shadow" (the whole string) into @mode: 0, else -EINVAL */
+int ctl_parse_mode(const char *s, enum ctl_mode *mode);
+
+/* "enforce" or "shadow" */
+const char *ctl_mode_name(enum ctl_mode mode);
+
+/* the label of histogram bucket @i ("builtin 0", "<1/4", ... ">=4"), or NULL */
+const char *ctl_hist_label(unsigned int i);
+
+/*
+ * The model/builtin ratio of a shadow binding's sums (vtime / builtin)
+ * into @ratio: 0, or -EINVAL for an enforce line, -EDOM while builtin is 0.
+ */
+int ctl_shadow_ratio(const struct ctl_stats *st, double *ratio);
+
+/*
+ * The bindings request of @dev in @buf (size @size), newline included:
+ * "MAJ:MIN model=MODEL mode=enforce|shadow", or "MAJ:MIN model=linear"
+ * for @model NULL (the module refuses a mode with linear).  Returns its
+ * length; -EINVAL for an invalid model name or device number, or a mode
+ * other than enforce with linear; -ENOSPC if it does not fit.
+ */
+int ctl_format_bind_line(char *buf, size_t size, struct ctl_devt dev,
+			 const char *model, enum ctl_mode mode);
+
+/*
+ * The "stats" object of status --json for @st into @buf (size @size), like
+ * snprintf: returns the length the whole text needs.  Shadow lines add
+ * builtin, builtin_us, ratio (null while builtin is 0) and hist, an array
+ * of {"bucket": LABEL, "ios": N}; enforce lines have those null.
+ */
+size_t ctl_stats_json(char *buf, size_t size, const struct ctl_stats *st);
 
 /* "idle", "running", "stop" or "unknown" for a tick's running field */
 const char *ctl_tick_state(int running);

@@ -4,7 +4,7 @@
  *
  *   iocostctl load OBJ.bpf.o [--name NAME]
  *   iocostctl unload NAME
- *   iocostctl bind DEV MODEL
+ *   iocostctl bind DEV MODEL [--shadow | --mode enforce|shadow]
  *   iocostctl unbind {DEV | --all [--dry-run]}
  *   iocostctl status [--json]
  *   iocostctl top [DEV] [--count N] [--json]
@@ -13,7 +13,10 @@
  * through libbpf and pins its link at /sys/fs/bpf/iocost_bpf/NAME, so the
  * model stays registered after iocostctl exits; unload removes that pin.
  * bind/unbind write one line to /sys/kernel/iocost_bpf/bindings (unbind
- * --all one per bound disk, pass after pass until none is left), status
+ * --all one per bound disk, pass after pass until none is left); bind
+ * reads it back to check the disk's model and mode (enforce: the model's
+ * prices are charged, shadow: the builtin's are, the model's are only
+ * counted).  status
  * reads the module's control files and the root cgroup's io.cost.qos, and
  * top follows the iocost_ioc_tick trace event in a private tracefs
  * instance.  The parsing lives in ctlparse.c, unit-tested on the host.
@@ -389,13 +392,14 @@ static int command_help(const char *name);
 
 /*
  * The options of command @cmd: -h/--help, plus --json (@json non-NULL),
- * --count (@count), --name (@name), --all and --dry-run (@all, @dry_run).
- * Returns -1 to go on, else the exit status (help printed, or a usage
- * error); @argv's operands start at optind.
+ * --count (@count), --name (@name), --all and --dry-run (@all, @dry_run),
+ * --mode MODE and --shadow (@mode: set only by them; two that disagree
+ * are a usage error).  Returns -1 to go on, else the exit status (help
+ * printed, or a usage error); @argv's operands start at optind.
  */
 static int command_options(const char *cmd, int argc, char **argv, bool *json,
 			   long *count, const char **name, bool *all,
-			   bool *dry_run)
+			   bool *dry_run, enum ctl_mode *mode)
 {
 	static const struct option known[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -404,10 +408,14 @@ static int command_options(const char *cmd, int argc, char **argv, bool *json,
 		{ "name", required_argument, NULL, 'n' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "dry-run", no_argument, NULL, 'D' },
+		{ "mode", required_argument, NULL, 'M' },
+		{ "shadow", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct option opts[7];
+	struct option opts[9];
 	char short_opts[16] = ":h", opt[64];
+	const char *mode_opt = NULL;	/* the option that set *@mode */
+	enum ctl_mode m;
 	int n = 0, c;
 
 	opts[n++] = known[0];
@@ -429,7 +437,11 @@ static int command_options(const char *cmd, int argc, char **argv, bool *json,
 	}
 	if (dry_run)
 		opts[n++] = known[5];	/* no short option: -n is load's --name */
-	opts[n] = known[6];
+	if (mode) {
+		opts[n++] = known[6];	/* long only, as --shadow */
+		opts[n++] = known[7];
+	}
+	opts[n] = known[8];
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, short_opts, opts, NULL)) != -1) {
@@ -456,6 +468,21 @@ static int command_options(const char *cmd, int argc, char **argv, bool *json,
 			break;
 		case 'D':
 			*dry_run = true;
+			break;
+		case 'M':
+		case 'S':
+			if (c == 'S')
+				m = CTL_MODE_SHADOW;
+			else if (ctl_parse_mode(optarg, &m))
+				return usage_error(cmd, "--mode: unknown mode '%s': expected enforce or shadow",
+						   optarg);
+			if (mode_opt && m != *mode)
+				return usage_error(cmd, "%s and %s%s contradict each other",
+						   mode_opt, c == 'S' ? "--shadow" : "--mode ",
+						   c == 'S' ? "" : optarg);
+			*mode = m;
+			mode_opt = c == 'S' ? "--shadow" : m == CTL_MODE_SHADOW ?
+				   "--mode shadow" : "--mode enforce";
 			break;
 		case ':':
 			return usage_error(cmd, "option '%s' needs an argument",
@@ -636,7 +663,7 @@ static int cmd_load(int argc, char **argv)
 	int ret, n = 0, i, err;
 
 	ret = command_options("load", argc, argv, NULL, NULL, &newname, NULL,
-			      NULL);
+			      NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind != 1)
@@ -723,7 +750,8 @@ static int cmd_unload(int argc, char **argv)
 	bool reg;
 	int ret, waited;
 
-	ret = command_options("unload", argc, argv, NULL, NULL, NULL, NULL, NULL);
+	ret = command_options("unload", argc, argv, NULL, NULL, NULL, NULL, NULL,
+			      NULL);
 	if (ret >= 0)
 		return ret;
 	ret = 0;
@@ -800,16 +828,20 @@ out:
 
 /* ---- bind, unbind -------------------------------------------------------- */
 
-/* write "MAJ:MIN model=MODEL" to the bindings file in one write(2) */
+/*
+ * write "MAJ:MIN model=MODEL mode=MODE" (@model NULL: "MAJ:MIN
+ * model=linear") to the bindings file in one write(2)
+ */
 static int write_binding(const char *what, struct ctl_devt dev,
-			 const char *model)
+			 const char *model, enum ctl_mode mode)
 {
 	char line[64], hint[160], label[64];
 	const char *h;
 	int err;
 
-	snprintf(line, sizeof(line), "%u:%u model=%s\n", dev.major, dev.minor,
-		 model ? model : "linear");
+	err = ctl_format_bind_line(line, sizeof(line), dev, model, mode);
+	if (err < 0)	/* the callers checked the name: not reached */
+		return fail(NULL, -err, "", "%s: cannot form the bindings line", what);
 	err = -write_file(SYS_BINDINGS, line);
 	if (!err)
 		return 0;
@@ -840,10 +872,10 @@ static int write_binding(const char *what, struct ctl_devt dev,
  * set to "CMD MAJ:MIN[ MODEL]".  Returns -1 to go on, else the exit status.
  */
 static int dev_operands(const char *cmd, int argc, char **argv,
-			const char **model, struct ctl_devt *dev, char *what,
-			size_t size)
+			const char **model, enum ctl_mode mode,
+			struct ctl_devt *dev, char *what, size_t size)
 {
-	const char *m = NULL;
+	const char *m = NULL, *sfx = mode == CTL_MODE_SHADOW ? " --shadow" : "";
 
 	if (argc - optind != (model ? 2 : 1))
 		return usage_error(cmd, model ? "expected DEV MODEL" : "expected DEV");
@@ -851,32 +883,76 @@ static int dev_operands(const char *cmd, int argc, char **argv,
 		m = *model = argv[optind + 1];
 		if (!strcmp(m, "linear"))
 			return usage_error(cmd, "linear is the builtin model: use 'iocostctl unbind DEV'");
+		if (ctl_model_name_valid(m))
+			return usage_error(cmd, "'%s' is not a model name: 1-%d printable characters without blanks",
+					   m, CTL_NAME_LEN - 1);
 	}
-	snprintf(what, size, "%s %s%s%s", cmd, argv[optind], m ? " " : "", m ?: "");
+	snprintf(what, size, "%s %s%s%s%s", cmd, argv[optind], m ? " " : "",
+		 m ?: "", sfx);
 	if (need_module(what) || resolve_dev(argv[optind], what, dev))
 		return 1;
-	snprintf(what, size, "%s %u:%u%s%s", cmd, dev->major, dev->minor,
-		 m ? " " : "", m ?: "");
+	snprintf(what, size, "%s %u:%u%s%s%s", cmd, dev->major, dev->minor,
+		 m ? " " : "", m ?: "", sfx);
 	return -1;
+}
+
+static const struct ctl_binding *find_binding(const struct ctl_binding *b,
+					      size_t n, struct ctl_devt dev)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (b[i].dev.major == dev.major && b[i].dev.minor == dev.minor)
+			return &b[i];
+	return NULL;
 }
 
 static int cmd_bind(int argc, char **argv)
 {
+	enum ctl_mode mode = CTL_MODE_ENFORCE;
+	struct ctl_binding *binds = NULL;
+	const struct ctl_binding *b;
 	struct ctl_devt dev;
 	char what[128], label[64];
 	const char *model;
+	size_t n = 0;
 	int ret;
 
-	ret = command_options("bind", argc, argv, NULL, NULL, NULL, NULL, NULL);
+	ret = command_options("bind", argc, argv, NULL, NULL, NULL, NULL, NULL,
+			      &mode);
 	if (ret >= 0)
 		return ret;
-	ret = dev_operands("bind", argc, argv, &model, &dev, what, sizeof(what));
+	ret = dev_operands("bind", argc, argv, &model, mode, &dev, what,
+			   sizeof(what));
 	if (ret >= 0)
 		return ret;
-	if (write_binding(what, dev, model))
+	ret = 0;
+	/* a module whose readback iocostctl cannot parse: refused unwritten */
+	if (read_bindings(what, &binds, &n))
 		return 1;
-	printf("bound %s to %s\n", devt_label(dev, label, sizeof(label)), model);
-	return 0;
+	free(binds);
+	binds = NULL;
+	if (write_binding(what, dev, model, mode))
+		return 1;
+	devt_label(dev, label, sizeof(label));
+	/* what the module made of it */
+	if (read_bindings(what, &binds, &n))
+		return 1;
+	b = find_binding(binds, n, dev);
+	if (!b || strcmp(b->model, model) || b->mode != mode) {
+		fprintf(stderr, "iocostctl: %s: %s: the write succeeded, but %s reads back %s%s%s%s (another bind raced, or the module ignored mode=)\n",
+			what, SYS_BINDINGS, label, b ? "model=" : "as not bound",
+			b ? b->model : "", b ? " mode=" : "",
+			b ? ctl_mode_name(b->mode) : "");
+		ret = 1;
+	} else if (mode == CTL_MODE_SHADOW) {
+		printf("bound %s to %s in shadow mode: the builtin's prices are charged, the model's only counted\n",
+		       label, model);
+	} else {
+		printf("bound %s to %s\n", label, model);
+	}
+	free(binds);
+	return ret;
 }
 
 /* print what a merge of unbind --all found: disks gone, disks refused */
@@ -945,9 +1021,12 @@ static int unbind_all(bool dry_run)
 			if (u->state != CTL_UNBIND_TODO)
 				continue;
 			devt_label(u->dev, label, sizeof(label));
-			snprintf(line, sizeof(line), "%u:%u model=linear\n",
-				 u->dev.major, u->dev.minor);
-			err = -write_file(SYS_BINDINGS, line);
+			/* a device number read back is always in range */
+			if (ctl_format_bind_line(line, sizeof(line), u->dev, NULL,
+						 CTL_MODE_ENFORCE) < 0)
+				err = EINVAL;
+			else
+				err = -write_file(SYS_BINDINGS, line);
 			ctl_unbind_result(u, err);
 			if (!err)
 				printf("unbound %s from %s: back to the builtin linear model\n",
@@ -999,7 +1078,7 @@ static int cmd_unbind(int argc, char **argv)
 	int ret;
 
 	ret = command_options("unbind", argc, argv, NULL, NULL, NULL, &all,
-			      &dry_run);
+			      &dry_run, NULL);
 	if (ret >= 0)
 		return ret;
 	bad = ctl_unbind_usage(all, dry_run, argc - optind);
@@ -1007,7 +1086,8 @@ static int cmd_unbind(int argc, char **argv)
 		return usage_error("unbind", "%s", bad);
 	if (all)
 		return unbind_all(dry_run);
-	ret = dev_operands("unbind", argc, argv, NULL, &dev, what, sizeof(what));
+	ret = dev_operands("unbind", argc, argv, NULL, CTL_MODE_ENFORCE, &dev,
+			   what, sizeof(what));
 	if (ret >= 0)
 		return ret;
 	if (read_bindings(what, &binds, &n))
@@ -1015,7 +1095,7 @@ static int cmd_unbind(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		if (binds[i].dev.major == dev.major && binds[i].dev.minor == dev.minor)
 			was = binds[i].model;
-	ret = write_binding(what, dev, NULL);
+	ret = write_binding(what, dev, NULL, CTL_MODE_ENFORCE);
 	if (!ret && was)
 		printf("unbound %s from %s: back to the builtin linear model\n",
 		       devt_label(dev, label, sizeof(label)), was);
@@ -1125,7 +1205,12 @@ static void status_json(const struct ctl_model *models, size_t nmodels,
 			fputs("null", stdout);
 		printf(",\"model\":");
 		json_str(r->bind ? r->bind->model : "linear");
-		printf(",\"bound\":%s,\"iocost\":", json_bool(!!r->bind));
+		printf(",\"bound\":%s,\"mode\":", json_bool(!!r->bind));
+		if (r->bind)
+			printf("\"%s\"", ctl_mode_name(r->bind->mode));
+		else
+			fputs("null", stdout);
+		printf(",\"iocost\":");
 		if (!q) {
 			fputs("null", stdout);
 		} else {
@@ -1139,17 +1224,46 @@ static void status_json(const struct ctl_model *models, size_t nmodels,
 				printf(",\"rpct\":null,\"rlat\":null,\"wpct\":null,\"wlat\":null,\"min\":null,\"max\":null}");
 		}
 		printf(",\"stats\":");
-		if (!s)
+		if (!s) {
 			fputs("null", stdout);
-		else
-			printf("{\"registered\":%s,\"charges\":%" PRIu64 ",\"merges\":%" PRIu64
-			       ",\"nodata\":%" PRIu64 ",\"zero\":%" PRIu64 ",\"clamped\":%" PRIu64
-			       ",\"vtime\":%" PRIu64 ",\"vtime_us\":%.3f}",
-			       json_bool(s->registered), s->charges, s->merges, s->nodata,
-			       s->zero, s->clamped, s->vtime, ctl_vtime_us(s->vtime));
+		} else {
+			size_t len = ctl_stats_json(NULL, 0, s);
+			char *buf = xrealloc(NULL, len + 1);
+
+			ctl_stats_json(buf, len + 1, s);
+			fputs(buf, stdout);
+			free(buf);
+		}
 		putchar('}');
 	}
 	printf("]}\n");
+}
+
+/*
+ * A shadow binding's comparison: the builtin's sum (what was charged),
+ * the model's (what enforcing would charge), their ratio, and the
+ * histogram of the per-IO ratios under its bucket labels.
+ */
+static void status_shadow(const struct ctl_stats *s)
+{
+	char label[64], ratio[32];
+	double r;
+	unsigned int i;
+
+	if (ctl_shadow_ratio(s, &r))
+		snprintf(ratio, sizeof(ratio), "- (builtin 0)");
+	else
+		snprintf(ratio, sizeof(ratio), "%.3f", r);
+	printf("\nshadow %s %s: builtin %.6f s (charged), model %.6f s, model/builtin %s\n",
+	       devt_label(s->dev, label, sizeof(label)), s->model,
+	       ctl_vtime_us(s->builtin) / 1e6, ctl_vtime_us(s->vtime) / 1e6, ratio);
+	printf("  %-10s", "IO RATIO");
+	for (i = 0; i < CTL_HIST_BUCKETS; i++)
+		printf(" %10s", ctl_hist_label(i));
+	printf("\n  %-10s", "IOS");
+	for (i = 0; i < CTL_HIST_BUCKETS; i++)
+		printf(" %10" PRIu64, s->hist[i]);
+	putchar('\n');
 }
 
 static void status_text(const struct ctl_model *models, size_t nmodels,
@@ -1175,9 +1289,9 @@ static void status_text(const struct ctl_model *models, size_t nmodels,
 		printf("no device has iocost configured or a model bound\n");
 		return;
 	}
-	printf("%-12s  %-8s  %-6s  %10s  %8s  %8s  %6s  %7s  %12s  %s\n", "DEVICE",
-	       "NAME", "IOCOST", "CHARGES", "MERGES", "NODATA", "ZERO", "CLAMPED",
-	       "VTIME_S", "MODEL");
+	printf("%-12s  %-8s  %-6s  %10s  %8s  %8s  %6s  %7s  %12s  %-7s  %s\n",
+	       "DEVICE", "NAME", "IOCOST", "CHARGES", "MERGES", "NODATA", "ZERO",
+	       "CLAMPED", "VTIME_S", "MODE", "MODEL");
 	for (i = 0; i < nrows; i++) {
 		const struct dev_row *r = &rows[i];
 		const struct ctl_stats *s = r->stats;
@@ -1194,9 +1308,13 @@ static void status_text(const struct ctl_model *models, size_t nmodels,
 		else
 			printf("%10s  %8s  %8s  %6s  %7s  %12s  ", "-", "-", "-", "-",
 			       "-", "-");
-		printf("%s%s\n", r->bind ? r->bind->model : "linear",
+		printf("%-7s  %s%s\n", r->bind ? ctl_mode_name(r->bind->mode) : "-",
+		       r->bind ? r->bind->model : "linear",
 		       s && !s->registered ? " (unregistered)" : "");
 	}
+	for (i = 0; i < nrows; i++)
+		if (rows[i].stats && rows[i].stats->mode == CTL_MODE_SHADOW)
+			status_shadow(rows[i].stats);
 }
 
 static int cmd_status(int argc, char **argv)
@@ -1211,7 +1329,7 @@ static int cmd_status(int argc, char **argv)
 	int ret;
 
 	ret = command_options("status", argc, argv, &json, NULL, NULL, NULL,
-			      NULL);
+			      NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind)
@@ -1483,7 +1601,8 @@ static int cmd_top(int argc, char **argv)
 	int ret, err, fd, i;
 
 	memset(&t, 0, sizeof(t));
-	ret = command_options("top", argc, argv, &json, &count, NULL, NULL, NULL);
+	ret = command_options("top", argc, argv, &json, &count, NULL, NULL, NULL,
+			      NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind > 1)
@@ -1576,9 +1695,17 @@ static const struct command commands[] = {
 	  "Remove the pin " PIN_DIR "/NAME and wait until the model\n"
 	  "is unregistered.  Devices it is bound to keep pricing with it until\n"
 	  "they are unbound.\n" },
-	{ "bind", cmd_bind, "DEV MODEL", "price a disk's IO with a model",
+	{ "bind", cmd_bind, "DEV MODEL [--shadow | --mode MODE]",
+	  "price a disk's IO with a model",
 	  "Price DEV's IO with MODEL.  DEV is MAJ:MIN, a block device node such as\n"
-	  "/dev/vda, or a block device's name; a whole disk, not a partition.\n" },
+	  "/dev/vda, or a block device's name; a whole disk, not a partition.\n"
+	  "Rebinding a bound disk replaces its model and mode, and resets its\n"
+	  "statistics.\n\n"
+	  "      --mode MODE  enforce (the default): charge the model's prices;\n"
+	  "                   shadow: call the model for every bio but charge the\n"
+	  "                   builtin's prices, and count how the two compare\n"
+	  "                   (iocostctl status shows the histogram)\n"
+	  "      --shadow     the same as --mode shadow\n" },
 	{ "unbind", cmd_unbind, "{DEV | --all [--dry-run]}",
 	  "back to the builtin linear model",
 	  "Give DEV back to the builtin linear model (\"MAJ:MIN model=linear\").\n\n"
@@ -1591,8 +1718,10 @@ static const struct command commands[] = {
 	  "                 cannot unbind is named with its error, exit status 1.\n"
 	  "      --dry-run  with --all: list the disks it would unbind, change nothing\n" },
 	{ "status", cmd_status, "[--json]", "models, bindings, statistics",
-	  "Show the registered models, which of them are pinned, the bindings,\n"
-	  "per-device statistics and each device's iocost state.\n\n"
+	  "Show the registered models, which of them are pinned, the bindings\n"
+	  "and their modes, per-device statistics (for a shadow binding: the\n"
+	  "builtin's sum, the model/builtin ratio and the histogram of per-IO\n"
+	  "ratios) and each device's iocost state.\n\n"
 	  "  -j, --json  one JSON object (schema in iocostctl(8))\n" },
 	{ "top", cmd_top, "[DEV] [--count N] [--json]", "live per-period view",
 	  "Follow the iocost_ioc_tick trace event: one line per controller period\n"
@@ -1635,7 +1764,7 @@ static void usage(FILE *f)
 
 		snprintf(head, sizeof(head), "%s %s", commands[i].name,
 			 commands[i].args);
-		fprintf(f, "  %-36s  %s\n", head, commands[i].summary);
+		fprintf(f, "  %-39s  %s\n", head, commands[i].summary);
 	}
 	fprintf(f, "\nOptions:\n"
 		"  -d, --debug    show libbpf's debug messages\n"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # iocostctl: load and unload models, bind and unbind disks (one, or all at
-# once: of an unregistered model, beside a removed disk), status as text
+# once: of an unregistered model, beside a removed disk), in enforce and
+# shadow mode (the readback's mode=, status's histogram), status as text
 # and JSON, the refusals of each (exit status and message), the module-not-
 # loaded hint, and top on the iocost_ioc_tick event through a pipe.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -44,11 +45,15 @@ show() { while IFS= read -r l; do echo "# $l"; done <<<"$1"; }
 
 # ---- the command line ----
 expect_run "--help" 0 "^Usage: iocostctl" "$CTL" --help
-expect_run "bind --help" 0 "^Usage: iocostctl bind DEV MODEL" "$CTL" bind --help
+expect_run "bind --help" 0 "^Usage: iocostctl bind DEV MODEL \[--shadow \| --mode MODE\]$" "$CTL" bind --help
+expect_match "bind --help: the modes" "$out" "--mode MODE +enforce \(the default\)"
 expect_run "--version" 0 "^iocostctl [0-9.]+ \(libbpf v1\.[4-9]" "$CTL" --version
 expect_run "an unknown command is a usage error" 2 "unknown command 'frob'" "$CTL" frob
 expect_run "an unknown option is a usage error" 2 "status: unknown option '--frob'" "$CTL" status --frob
 expect_run "bind without a model is a usage error" 2 "bind: expected DEV MODEL" "$CTL" bind vda
+expect_run "an unknown mode is a usage error, before the module is looked for" 2 \
+	"^iocostctl: bind: --mode: unknown mode 'bogus': expected enforce or shadow$" \
+	"$CTL" bind vda iocost_2x --mode bogus
 
 load_module
 D=$(iocost_enable vda) || { not_ok "enable iocost on vda"; finish; }
@@ -135,22 +140,87 @@ expect_match "status as nobody cannot see the pins" "$out" "^iocost_2x +0 +\? \(
 
 # ---- bind ----
 expect_run "bind /dev/vda to iocost_2x" 0 "^bound $D \(vda\) to iocost_2x$" "$CTL" bind /dev/vda iocost_2x
-expect_eq "bindings after bind /dev/vda" "$(cat "$SYS/bindings")" "$D model=iocost_2x"
+expect_eq "bindings after bind /dev/vda" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
 # the root cgroup's IO is not priced: read from a child cgroup
 mkdir -p /sys/fs/cgroup/t08
 sh -c 'echo $$ > /sys/fs/cgroup/t08/cgroup.procs; exec dd if=/dev/vda of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null'
 run "$CTL" status --json
 expect_eq "status --json: vda bound to iocost_2x, counted" \
-	"$(json_get '[(x["model"], x["bound"], x["stats"]["registered"], x["stats"]["charges"] >= 16, x["stats"]["vtime"] > 0) for x in d["devices"] if x["name"] == "vda"]')" \
-	"[('iocost_2x', True, True, True, True)]"
+	"$(json_get '[(x["model"], x["bound"], x["mode"], x["stats"]["mode"], x["stats"]["registered"], x["stats"]["charges"] >= 16, x["stats"]["vtime"] > 0) for x in d["devices"] if x["name"] == "vda"]')" \
+	"[('iocost_2x', True, 'enforce', 'enforce', True, True, True)]"
+expect_eq "status --json: enforce has no builtin, ratio or hist" \
+	"$(json_get '[(x["stats"]["builtin"], x["stats"]["ratio"], x["stats"]["hist"]) for x in d["devices"] if x["name"] == "vda"]')" \
+	"[(None, None, None)]"
 expect_eq "status --json: iocost_2x has one binding" \
 	"$(json_get '[m["bindings"] for m in d["models"] if m["name"] == "iocost_2x"]')" "[1]"
 run "$CTL" status
-expect_match "status: vda's line" "$out" "^$D +vda +on +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +iocost_2x$"
+expect_match "status: vda's line" "$out" "^$D +vda +on +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +enforce +iocost_2x$"
+expect_match "status: the MODE column" "$out" "^DEVICE +NAME +IOCOST +CHARGES +MERGES +NODATA +ZERO +CLAMPED +VTIME_S +MODE +MODEL$"
+expect_nomatch "status: no shadow block for an enforce binding" "$out" "^shadow "
 
 expect_run "bind $D (MAJ:MIN) to ms2" 0 "^bound $D \(vda\) to ms2$" "$CTL" bind "$D" ms2
-expect_eq "bindings after bind MAJ:MIN" "$(cat "$SYS/bindings")" "$D model=ms2"
+expect_eq "bindings after bind MAJ:MIN" "$(cat "$SYS/bindings")" "$D model=ms2 mode=enforce"
 expect_run "bind by name (vda) to iocost_2x" 0 "^bound $D \(vda\) to iocost_2x$" "$CTL" bind vda iocost_2x
+
+# ---- shadow mode ----
+expect_run "bind vda to iocost_2x --shadow" 0 \
+	"^bound $D \(vda\) to iocost_2x in shadow mode: the builtin's prices are charged, the model's only counted$" \
+	"$CTL" bind vda iocost_2x --shadow
+expect_eq "bindings after bind --shadow" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=shadow"
+expect_match "stats of a fresh shadow binding" "$(cat "$SYS/stats")" \
+	"^$D model=iocost_2x mode=shadow registered=1 charges=0 .* builtin=0 hist=0,0,0,0,0,0,0,0$"
+sh -c 'echo $$ > /sys/fs/cgroup/t08/cgroup.procs; exec dd if=/dev/vda of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null'
+run "$CTL" status
+expect_eq "status in shadow mode: exit status" "$rc" 0
+show "$out"
+expect_match "status: vda's line says shadow" "$out" \
+	"^$D +vda +on +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +shadow +iocost_2x$"
+expect_match "status: vda's shadow block: sums and ratio" "$out" \
+	"^shadow $D \(vda\) iocost_2x: builtin [0-9]+\.[0-9]{6} s \(charged\), model [0-9]+\.[0-9]{6} s, model/builtin [0-9]+\.[0-9]{3}$"
+expect_match "status: the histogram's bucket labels" "$out" \
+	"^  IO RATIO +builtin 0 +<1/4 +1/4-1/2 +1/2-0\.9 +0\.9-1\.1 +1\.1-2 +2-4 +>=4$"
+expect_match "status: the histogram's counts" "$out" "^  IOS( +[0-9]+){8}$"
+run "$CTL" status --json
+expect_eq "status --json in shadow mode: exit status" "$rc" 0
+check "status --json in shadow mode is JSON" python3 -m json.tool <<<"$out"
+expect_eq "status --json: vda in shadow mode, both modes say so" \
+	"$(json_get '[(x["model"], x["bound"], x["mode"], x["stats"]["mode"]) for x in d["devices"] if x["name"] == "vda"]')" \
+	"[('iocost_2x', True, 'shadow', 'shadow')]"
+expect_eq "status --json: the histogram's buckets, in order" \
+	"$(json_get '[[h["bucket"] for h in x["stats"]["hist"]] for x in d["devices"] if x["name"] == "vda"]')" \
+	"[['builtin 0', '<1/4', '1/4-1/2', '1/2-0.9', '0.9-1.1', '1.1-2', '2-4', '>=4']]"
+# iocost_2x doubles the builtin: its data bios are all in [2,4), the sums 2:1
+expect_eq "status --json: iocost_2x's reads priced 2x the builtin (bucket 2-4, ratio ~2)" \
+	"$(json_get '[(x["stats"]["charges"] >= 16, x["stats"]["builtin"] > 0, x["stats"]["hist"][6]["ios"] >= 16, sum(h["ios"] for h in x["stats"]["hist"][1:6]) + x["stats"]["hist"][7]["ios"], 1.9 <= x["stats"]["ratio"] <= 2.1, abs(x["stats"]["builtin_us"] - x["stats"]["builtin"] * 1e6 / 2**37) < 0.001) for x in d["devices"] if x["name"] == "vda"]')" \
+	"[(True, True, True, 0, True, True)]"
+expect_run "--mode shadow is --shadow" 0 "^bound $D \(vda\) to iocost_2x in shadow mode: " \
+	"$CTL" bind vda iocost_2x --mode shadow
+expect_eq "bindings after --mode shadow" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=shadow"
+before=$(cat "$SYS/bindings")
+expect_run "bind --mode bogus: a usage error" 2 \
+	"^iocostctl: bind: --mode: unknown mode 'bogus': expected enforce or shadow$" \
+	"$CTL" bind vda ms2 --mode bogus
+expect_eq "bind --mode bogus changed nothing" "$(cat "$SYS/bindings")" "$before"
+expect_run "bind --mode without a mode: a usage error" 2 "^iocostctl: bind: option '--mode' needs an argument$" \
+	"$CTL" bind vda ms2 --mode
+expect_run "bind --shadow --mode enforce: a usage error" 2 \
+	"^iocostctl: bind: --shadow and --mode enforce contradict each other$" \
+	"$CTL" bind vda ms2 --shadow --mode enforce
+expect_run "unbind takes no mode" 2 "^iocostctl: unbind: unknown option '--shadow'$" \
+	"$CTL" unbind vda --shadow
+expect_run "bind --shadow of an unknown model fails with ENOENT" 1 \
+	"^iocostctl: bind $D nosuch --shadow: $SYS/bindings: No such file or directory \(no model named nosuch is registered\)$" \
+	"$CTL" bind "$D" nosuch --shadow
+expect_run "bind --shadow as nobody fails: need root" 1 "Permission denied \(need root \(CAP_SYS_ADMIN\)\)$" \
+	"${NOBODY[@]}" "$CTL" bind "$D" ms2 --shadow
+expect_eq "the refused shadow binds changed nothing" "$(cat "$SYS/bindings")" "$before"
+expect_run "bind --mode enforce: back to enforcing" 0 "^bound $D \(vda\) to iocost_2x$" \
+	"$CTL" bind vda iocost_2x --mode enforce
+expect_eq "bindings after --mode enforce" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
+run "$CTL" status --json
+expect_eq "status --json: enforcing again, fresh stats without hist" \
+	"$(json_get '[(x["mode"], x["stats"]["mode"], x["stats"]["hist"]) for x in d["devices"] if x["name"] == "vda"]')" \
+	"[('enforce', 'enforce', None)]"
 
 before=$(cat "$SYS/bindings")
 expect_run "bind an unknown model fails with ENOENT" 1 \
@@ -266,7 +336,7 @@ expect_match "unload says the disk stays bound" "$out" \
 	"^iocost_2x is still bound to $D \(vda\): it keeps pricing there until 'iocostctl unbind $D'$"
 expect_nomatch "iocost_2x is gone from models" "$(cat "$SYS/models")" "^iocost_2x "
 check_fails "its pin is gone" test -e "$PINS/iocost_2x"
-expect_eq "vda stays bound" "$(cat "$SYS/bindings")" "$D model=iocost_2x"
+expect_eq "vda stays bound" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
 run "$CTL" status
 expect_match "status: the bound model is unregistered" "$out" "^$D +vda +on .* iocost_2x \(unregistered\)$"
 run "$CTL" status --json
@@ -289,9 +359,10 @@ expect_run "unbind --all with nothing bound" 0 "$nothing" "$CTL" unbind --all
 expect_run "unbind --all --dry-run with nothing bound" 0 "$nothing" "$CTL" unbind --all --dry-run
 
 expect_run "bind vda to ms2" 0 "^bound $D \(vda\) to ms2$" "$CTL" bind vda ms2
-expect_run "bind vdb to ms2" 0 "^bound $V \(vdb\) to ms2$" "$CTL" bind /dev/vdb ms2
+expect_run "bind vdb to ms2 in shadow mode" 0 "^bound $V \(vdb\) to ms2 in shadow mode: " \
+	"$CTL" bind /dev/vdb ms2 --shadow
 sh -c 'echo $$ > /sys/fs/cgroup/t08/cgroup.procs; exec dd if=/dev/vda of=/dev/null bs=4k count=4 iflag=direct 2>/dev/null'
-both=$(printf '%s model=ms2\n' "$D" "$V" | sort)
+both=$(printf '%s\n' "$D model=ms2 mode=enforce" "$V model=ms2 mode=shadow" | sort)
 expect_eq "two disks bound" "$(sort "$SYS/bindings")" "$both"
 expect_eq "two stats lines" "$(grep -c . "$SYS/stats")" 2
 expect_run "unbind --all --dry-run lists vda" 0 "^would unbind $D \(vda\) from ms2$" \
@@ -319,7 +390,7 @@ expect_run "unbind --all again: nothing was bound" 0 "$nothing" "$CTL" unbind --
 
 # the escape hatch with the model unregistered and a bound disk removed
 expect_run "bind vda to ms2 again" 0 "^bound" "$CTL" bind vda ms2
-expect_run "bind vdb to ms2 again" 0 "^bound" "$CTL" bind vdb ms2
+expect_run "bind vdb to ms2 again, in shadow mode" 0 "^bound" "$CTL" bind vdb ms2 --shadow
 NB=/sys/kernel/config/nullb
 N=
 if modprobe null_blk nr_devices=0 && mkdir "$NB/nullb8" && echo 1 >"$NB/nullb8/power"; then
@@ -356,6 +427,8 @@ hint="/sys/kernel/iocost_bpf: No such file or directory \(the iocost_bpf module 
 expect_run "status without the module" 1 "^iocostctl: status: $hint" "$CTL" status
 expect_run "status --json without the module" 1 "^iocostctl: status: $hint" "$CTL" status --json
 expect_run "bind without the module" 1 "^iocostctl: bind vda iocost_2x: $hint" "$CTL" bind vda iocost_2x
+expect_run "bind --shadow without the module" 1 "^iocostctl: bind vda iocost_2x --shadow: $hint" \
+	"$CTL" bind vda iocost_2x --shadow
 expect_run "load without the module" 1 "^iocostctl: load: $hint" "$CTL" load "$OBJ2X"
 expect_run "unload without the module" 1 "^iocostctl: unload x: $hint" "$CTL" unload x
 expect_run "unbind without the module" 1 "^iocostctl: unbind vda: $hint" "$CTL" unbind vda
