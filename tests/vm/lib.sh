@@ -170,6 +170,32 @@ iocost_enable() {
 	echo "$devt"
 }
 
+# vrate_of DEVT: the disk's vrate in percent, as io.stat shows it ("100.00")
+vrate_of() {
+	sed -n "s/^$1 .* cost\.vrate=\([0-9.]*\).*/\1/p" /sys/fs/cgroup/io.stat
+}
+
+# pin_vrate DEVT: iocost enabled on DEVT with its vrate at 100.00% and held
+# there (io.cost.qos min=max=100.00), so that io.stat's cost.usage is the
+# charged device time.  New bounds alone do not move a vrate an earlier
+# test raised: blk-iocost walks it towards them 4% a period, and only in
+# periods that are busy (ioc_adjust_base_vrate()).  It restarts vrate at
+# 100% when the disk's autop class changes (ioc_refresh_params_disk(), on
+# every io.cost.qos write): flip queue/rotational and back.
+pin_vrate() {
+	local rot=/sys/dev/block/$1/queue/rotational was
+	echo "$1 enable=1 min=100.00 max=100.00" >/sys/fs/cgroup/io.cost.qos || return 1
+	if [ "$(vrate_of "$1")" != 100.00 ]; then
+		was=$(cat "$rot") || return 1
+		echo $((1 - was)) >"$rot" || return 1
+		echo "$1 min=100.00 max=100.00" >/sys/fs/cgroup/io.cost.qos
+		echo "$was" >"$rot" || return 1
+		echo "$1 min=100.00 max=100.00" >/sys/fs/cgroup/io.cost.qos || return 1
+	fi
+	[ "$(vrate_of "$1")" = 100.00 ] ||
+		{ echo "pin_vrate: $1's vrate is $(vrate_of "$1")%, not 100.00%" >&2; return 1; }
+}
+
 # cg_io_stat CG DEVT: "ios usage_us" of cgroup CG on DEVT from io.stat
 cg_io_stat() {
 	awk -v d="$2" '$1 == d {

@@ -78,7 +78,7 @@ before=$(cat "$SYS/bindings")
 c0=$(binding_stat "$D" charges)
 expect_eq "a non-root user reads bindings" "$("${nobody[@]}" cat "$SYS/bindings" 2>&1)" "$D model=iocost_2x mode=enforce"
 expect_match "a non-root user reads stats" "$("${nobody[@]}" cat "$SYS/stats" 2>&1)" \
-	"^$D model=iocost_2x registered=1 charges=$c0 "
+	"^$D model=iocost_2x mode=enforce registered=1 charges=$c0 "
 expect_match "and models" "$("${nobody[@]}" cat "$SYS/models" 2>&1)" "^iocost_2x bindings=1$"
 expect_eq "the bindings are unchanged" "$(cat "$SYS/bindings")" "$before"
 expect_eq "the stats were not reset" "$(binding_stat "$D" charges)" "$c0"

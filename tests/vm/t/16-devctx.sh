@@ -22,10 +22,8 @@ D=$(iocost_enable vda) || { not_ok "enable iocost on vda"; finish; }
 D2=$(iocost_enable vdb) || { not_ok "enable iocost on vdb"; finish; }
 # vrate scales how fast vtime passes, not prices: pin it so that io.stat's
 # cost.usage is the charged device time
-for d in "$D" "$D2"; do
-	echo "$d min=100.00 max=100.00" >/sys/fs/cgroup/io.cost.qos
-done
-expect_match "vrate pinned on vda" "$(grep "^$D " /sys/fs/cgroup/io.cost.qos)" "min=100.00 max=100.00"
+check "vrate pinned at 100.00% on vda" pin_vrate "$D"
+check "vrate pinned at 100.00% on vdb" pin_vrate "$D2"
 check "iocost_2x registers" "$B/bin/iocost_2x"
 check "iocost_ms registers" "$B/bin/iocost_ms"
 bpftool struct_ops register "$B/tests/devprobe.bpf.o" "$PINS/devprobe" >/dev/null 2>&1
@@ -219,6 +217,7 @@ done
 for d in "$D" "$D2"; do
 	expect_write "unbind $d" "$SYS/bindings" "$d model=linear" OK
 done
+expect_eq "vrate stayed pinned on vda and vdb" "$(vrate_of "$D") $(vrate_of "$D2")" "100.00 100.00"
 for d in "$D" "$D2"; do
 	echo "$d ctrl=auto" >/sys/fs/cgroup/io.cost.model
 	echo "$d ctrl=auto" >/sys/fs/cgroup/io.cost.qos
