@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# tests/vm/matrix-outcome.sh - the kernel matrix's verdicts (sourced by
+# tests/vm/matrix and by the host test tests/unit/test_matrix_outcome.sh)
+#
+# Every kernel of tests/vm/matrix.conf states what must happen to it:
+#   supported         it builds and every MATRIX_TESTS test passes on it;
+#   refused:REASON    the build refuses it, for that reason.
+# The reasons, and what the refusal must match (an extended regex over the
+# build's refusal message, then " -- hook target: " and what the booted
+# kernel's /proc/kallsyms shows, as tests/vm/matrix composes it):
+#   pre-6.9      src/kernel-check: modules cannot register struct_ops
+#                before Linux 6.9 (Debian 12's 6.1)
+#   kconfig      src/kernel-check: a CONFIG_ option the module needs is
+#                not set
+#   btf-member   iocost-btfgen: a struct member the module needs is missing
+#                from (or has another size in) the kernel's BTF
+#   isra-clone   iocost-btfgen: calc_vtime_cost_builtin is not in the
+#                kernel's BTF, and the booted kernel has only the compiler's
+#                IPA-SRA clone calc_vtime_cost_builtin.isra.N (Debian's 7.x)
+# A kernel refused for a reason other than its own fails the matrix, as
+# does a supported one that is refused, or a refused one that builds.
+
+# matrix_reason_pattern REASON: print the regex REASON's refusal must match;
+# status 1 for an unknown reason
+matrix_reason_pattern() {
+	case "$1" in
+	pre-6.9)
+		echo 'is not supported: modules cannot register struct_ops before Linux 6\.9' ;;
+	kconfig)
+		echo 'is not supported: CONFIG_[A-Z0-9_]+ is not set' ;;
+	btf-member)
+		echo "struct [a-z0-9_]+ member '[^']+': [^:]+: this kernel is not supported" ;;
+	isra-clone)
+		echo "function calc_vtime_cost_builtin is not in the kernel's BTF: this kernel is not supported.* -- hook target: calc_vtime_cost_builtin\\.isra\\.[0-9]+ \\(not in BTF\\)" ;;
+	*)
+		return 1 ;;
+	esac
+}
+
+# matrix_expected_valid EXPECTED: status 0 when EXPECTED is "supported" or
+# "refused:REASON" with a known REASON
+matrix_expected_valid() {
+	case "$1" in
+	supported) return 0 ;;
+	refused:*) matrix_reason_pattern "${1#refused:}" >/dev/null ;;
+	*) return 1 ;;
+	esac
+}
+
+# matrix_refusal TEXT: status 0 when a build's message is a refusal (a
+# readable "... is not supported ..." from src/kernel-check or
+# iocost-btfgen), not some other failure
+matrix_refusal() {
+	grep -q 'is not supported' <<<"$1"
+}
+
+# matrix_outcome EXPECTED ACTUAL TEXT: the verdict on one kernel.
+#   EXPECTED  its matrix.conf column: supported | refused:REASON
+#   ACTUAL    tested   it was built and MATRIX_TESTS ran; TEXT starts with
+#                      the suite's "N passed, N failed" (or says why none)
+#             refused  the build refused it; TEXT is the refusal and the
+#                      hook target found
+#             broken   the fetch or the build failed without a refusal
+#             skipped  not started: it might not finish before
+#                      MATRIX_DEADLINE
+# Prints the details for the kernel's line; status 0 for a pass, 1 for a
+# failure, 2 for an EXPECTED or ACTUAL it does not know.
+matrix_outcome() {
+	local expected=$1 actual=$2 text=$3 reason='' pattern=''
+
+	if ! matrix_expected_valid "$expected"; then
+		echo "unknown expected outcome '$expected'"
+		return 2
+	fi
+	if [ "$expected" != supported ]; then
+		reason=${expected#refused:}
+		pattern=$(matrix_reason_pattern "$reason")
+	fi
+	case "$actual" in
+	skipped)
+		echo "skipped: it might not finish before MATRIX_DEADLINE${text:+ ($text)}"
+		return 1 ;;
+	broken)
+		echo "${text:-failed, no reason given}"
+		return 1 ;;
+	tested)
+		if [ -n "$reason" ]; then
+			echo "built, but it should have been refused ($reason); tests: ${text:-none}"
+			return 1
+		fi
+		echo "$text"
+		# at least one test ran, and none failed
+		[[ $text =~ ^[0-9]*[1-9][0-9]*\ passed,\ 0\ failed( |$) ]]
+		return ;;
+	refused)
+		if [ -z "$reason" ]; then
+			echo "expected supported, but refused: $text"
+			return 1
+		fi
+		if grep -qE -- "$pattern" <<<"$text"; then
+			echo "refused: $text"
+			return 0
+		fi
+		echo "expected refused ($reason), but refused for another reason: $text"
+		return 1 ;;
+	*)
+		echo "unknown actual outcome '$actual'"
+		return 2 ;;
+	esac
+}
+
+# matrix_past_deadline NOW: status 0 when a kernel started at NOW (epoch
+# seconds) might not finish before MATRIX_DEADLINE (MATRIX_KERNEL_BUDGET
+# seconds each, default 480); never without a MATRIX_DEADLINE
+matrix_past_deadline() {
+	[ -n "${MATRIX_DEADLINE:-}" ] &&
+		[ $(( $1 + ${MATRIX_KERNEL_BUDGET:-480} )) -gt "$MATRIX_DEADLINE" ]
+}
+
+# matrix_read_conf FILE: fill matrix_all (the kernels, in order) and the
+# associative arrays matrix_suite and matrix_expected from a matrix.conf
+# ("KERNEL-RELEASE SUITE EXPECTED NOTE..."); status 2, with a message, on a
+# line that lacks a column, a duplicate, or an EXPECTED it does not know
+matrix_read_conf() {
+	local file=$1 k s e n=0 bad=0
+	matrix_all=()
+	declare -gA matrix_suite=() matrix_expected=()
+	while read -r k s e _; do
+		n=$((n + 1))
+		case "$k" in ''|\#*) continue ;; esac
+		if [ -z "$e" ]; then
+			echo "matrix: $file:$n: $k: needs KERNEL-RELEASE SUITE EXPECTED NOTE" >&2
+			bad=1
+		elif ! matrix_expected_valid "$e"; then
+			echo "matrix: $file:$n: $k: expected outcome '$e' is neither supported nor refused:REASON with a known REASON" >&2
+			bad=1
+		elif [ -n "${matrix_expected[$k]:-}" ]; then
+			echo "matrix: $file:$n: $k is listed twice" >&2
+			bad=1
+		else
+			matrix_all+=("$k")
+			# shellcheck disable=SC2034 # read by tests/vm/matrix
+			matrix_suite[$k]=$s
+			matrix_expected[$k]=$e
+		fi
+	done <"$file"
+	[ "$bad" = 0 ] || return 2
+}
+
+# matrix_report: read "PASS|KERNEL|DETAILS" or "FAIL|KERNEL|DETAILS" lines,
+# one per kernel of the run (skipped ones included), print a TAP line for
+# each, the failed kernels and the closing "N passed, N failed"; status 0
+# only when at least one kernel ran and every one passed
+matrix_report() {
+	local st k details n=0 passed=0 failed=0 names=()
+
+	while IFS='|' read -r st k details; do
+		n=$((n + 1))
+		if [ "$st" = PASS ]; then
+			echo "ok $n - $k: $details"
+			passed=$((passed + 1))
+		else
+			echo "not ok $n - $k: $details"
+			failed=$((failed + 1))
+			names+=("$k")
+		fi
+	done
+	echo "1..$n"
+	[ ${#names[@]} -gt 0 ] && echo "failed: ${names[*]}"
+	echo "$passed passed, $failed failed"
+	[ "$n" -gt 0 ] && [ "$failed" = 0 ]
+}
