@@ -140,8 +140,11 @@ $(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h tes
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN -fsanitize=address,undefined -o $@ tests/unit/test_btfgen.c src/btfgen.c -lbpf
 
+# C tests, and the kernel matrix's verdicts (tests/vm/matrix-outcome.sh)
+UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh
+
 unit: $(UNIT_TESTS)
-	prove -v $(UNIT_TESTS)
+	prove -v $(UNIT_TESTS) $(UNIT_SH_TESTS)
 
 # checkpatch.pl --strict over src/ (fetched from linux-source-6.12)
 lint:
@@ -174,7 +177,8 @@ deps:
 	tests/deps
 
 # the kernel matrix (tests/vm/matrix.conf): fetch, build, probe and test
-# every kernel; MATRIX_MAX=N runs the first N, MATRIX_KERNELS a choice;
+# every kernel; MATRIX_MAX=N runs the first N, MATRIX_KERNELS a choice (of
+# kernels listed there: each has its expected outcome, supported or refused);
 # MATRIX_README=1 rewrites README.md's Supported kernels table
 check-matrix: deps
 	tests/vm/matrix $(if $(MATRIX_MAX),--max $(MATRIX_MAX)) \
