@@ -22,10 +22,22 @@ static size_t unescape(const char *in, char *out)
 		if (in[0] == '\\' && in[1]) {
 			in++;
 			switch (*in) {
-			case 'n': out[n++] = '\n'; in++; continue;
-			case 't': out[n++] = '\t'; in++; continue;
-			case '0': out[n++] = '\0'; in++; continue;
-			case '\\': out[n++] = '\\'; in++; continue;
+			case 'n':
+				out[n++] = '\n';
+				in++;
+				continue;
+			case 't':
+				out[n++] = '\t';
+				in++;
+				continue;
+			case '0':
+				out[n++] = '\0';
+				in++;
+				continue;
+			case '\\':
+				out[n++] = '\\';
+				in++;
+				continue;
 			case 'x': {
 				char hex[3] = { 0 };
 

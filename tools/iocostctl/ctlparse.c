@@ -334,7 +334,7 @@ static const struct qos_key {
 	{ "max", QOS_PCT, offsetof(struct ctl_qos, max) },
 };
 
-#define NR_QOS_KEYS	(sizeof(qos_keys) / sizeof(qos_keys[0]))
+#define NR_QOS_KEYS	ARRAY_SIZE(qos_keys)
 #define QOS_REQUIRED	3u	/* enable and ctrl */
 #define QOS_ALL		((1u << NR_QOS_KEYS) - 1)
 
@@ -778,11 +778,21 @@ size_t ctl_json_str(char *buf, size_t size, const char *s)
 		const char *e = NULL;
 
 		switch (c) {
-		case '"':  e = "\\\""; break;
-		case '\\': e = "\\\\"; break;
-		case '\n': e = "\\n"; break;
-		case '\t': e = "\\t"; break;
-		case '\r': e = "\\r"; break;
+		case '"':
+			e = "\\\"";
+			break;
+		case '\\':
+			e = "\\\\";
+			break;
+		case '\n':
+			e = "\\n";
+			break;
+		case '\t':
+			e = "\\t";
+			break;
+		case '\r':
+			e = "\\r";
+			break;
 		default:
 			if (c < 0x20 || c == 0x7f) {
 				snprintf(esc, sizeof(esc), "\\u%04x", c);

@@ -18,6 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+
 /* as in include/iocost_model.h (which needs the kernel's u64 and sector_t) */
 #define CTL_NAME_LEN		16	/* a model name and its NUL */
 #define CTL_DISK_NAME_LEN	32	/* the kernel's DISK_NAME_LEN */
