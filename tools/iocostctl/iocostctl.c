@@ -278,7 +278,8 @@ static int read_lines(const char *path, const char *what, line_parser parse,
 			break;
 		}
 		if (err) {
-			fprintf(stderr, "iocostctl: %s: %s: skipped a line of unknown shape: \"%s\"\n",
+			fprintf(stderr,
+				"iocostctl: %s: %s: skipped a line of unknown shape: \"%s\"\n",
 				what, path, line);
 			continue;
 		}
@@ -474,7 +475,8 @@ static int command_options(const char *cmd, int argc, char **argv, bool *json,
 			if (c == 'S')
 				m = CTL_MODE_SHADOW;
 			else if (ctl_parse_mode(optarg, &m))
-				return usage_error(cmd, "--mode: unknown mode '%s': expected enforce or shadow",
+				return usage_error(cmd,
+						   "--mode: unknown mode '%s': expected enforce or shadow",
 						   optarg);
 			if (mode_opt && m != *mode)
 				return usage_error(cmd, "%s and %s%s contradict each other",
@@ -601,7 +603,8 @@ static int load_prepare(struct bpf_object *obj, const char *path,
 		if (!m[i].ops || size < sizeof(*m[i].ops) ||
 		    off != (int)offsetof(struct iocost_model_ops, name))
 			return fail(path, EINVAL,
-				    "its struct " MODEL_TYPE " is not the one of include/iocost_model.h",
+				    "its struct " MODEL_TYPE
+				    " is not the one of include/iocost_model.h",
 				    "load: struct_ops map %s", var);
 		if (newname) {
 			memset(m[i].ops->name, 0, sizeof(m[i].ops->name));
@@ -689,7 +692,8 @@ static int cmd_load(int argc, char **argv)
 
 	err = -bpf_object__load(obj);
 	if (err) {
-		const char *h = "the verifier or the kernel refused it: see the messages above and dmesg";
+		const char *h =
+			"the verifier or the kernel refused it: see the messages above and dmesg";
 
 		if (err == EPERM || (err == EACCES && geteuid()))
 			h = HINT_ROOT;
@@ -763,7 +767,7 @@ static int cmd_unload(int argc, char **argv)
 		return usage_error("unload", "'%s' is not a model name", name);
 	if (need_module(what) || read_models(what, &models, &nmodels))
 		return 1;
-	reg = find_model(models, nmodels, name) != NULL;
+	reg = !!find_model(models, nmodels, name);
 	snprintf(path, sizeof(path), "%s/%s", PIN_DIR, name);
 
 	if (lstat(path, &st)) {
@@ -816,9 +820,10 @@ static int cmd_unload(int argc, char **argv)
 
 		if (strcmp(binds[i].model, name))
 			continue;
-		printf("%s is still bound to %s: it keeps pricing there until 'iocostctl unbind %u:%u'\n",
-		       name, devt_label(binds[i].dev, label, sizeof(label)),
-		       binds[i].dev.major, binds[i].dev.minor);
+		fprintf(stdout,
+			"%s is still bound to %s: it keeps pricing there until 'iocostctl unbind %u:%u'\n",
+			name, devt_label(binds[i].dev, label, sizeof(label)),
+			binds[i].dev.major, binds[i].dev.minor);
 	}
 out:
 	free(models);
@@ -882,9 +887,11 @@ static int dev_operands(const char *cmd, int argc, char **argv,
 	if (model) {
 		m = *model = argv[optind + 1];
 		if (!strcmp(m, "linear"))
-			return usage_error(cmd, "linear is the builtin model: use 'iocostctl unbind DEV'");
+			return usage_error(cmd,
+					   "linear is the builtin model: use 'iocostctl unbind DEV'");
 		if (ctl_model_name_valid(m))
-			return usage_error(cmd, "'%s' is not a model name: 1-%d printable characters without blanks",
+			return usage_error(cmd,
+					   "'%s' is not a model name: 1-%d printable characters without blanks",
 					   m, CTL_NAME_LEN - 1);
 	}
 	snprintf(what, size, "%s %s%s%s%s", cmd, argv[optind], m ? " " : "",
@@ -940,14 +947,16 @@ static int cmd_bind(int argc, char **argv)
 		return 1;
 	b = find_binding(binds, n, dev);
 	if (!b || strcmp(b->model, model) || b->mode != mode) {
-		fprintf(stderr, "iocostctl: %s: %s: the write succeeded, but %s reads back %s%s%s%s (another bind raced, or the module ignored mode=)\n",
+		fprintf(stderr,
+			"iocostctl: %s: %s: the write succeeded, but %s reads back %s%s%s%s (another bind raced, or the module ignored mode=)\n",
 			what, SYS_BINDINGS, label, b ? "model=" : "as not bound",
 			b ? b->model : "", b ? " mode=" : "",
 			b ? ctl_mode_name(b->mode) : "");
 		ret = 1;
 	} else if (mode == CTL_MODE_SHADOW) {
-		printf("bound %s to %s in shadow mode: the builtin's prices are charged, the model's only counted\n",
-		       label, model);
+		fprintf(stdout,
+			"bound %s to %s in shadow mode: the builtin's prices are charged, the model's only counted\n",
+			label, model);
 	} else {
 		printf("bound %s to %s\n", label, model);
 	}
@@ -1217,11 +1226,13 @@ static void status_json(const struct ctl_model *models, size_t nmodels,
 			printf("{\"enable\":%s,\"ctrl\":", json_bool(q->enable));
 			json_str(q->ctrl);
 			if (q->has_params)
-				printf(",\"rpct\":%.2f,\"rlat\":%" PRIu64 ",\"wpct\":%.2f,\"wlat\":%" PRIu64
+				printf(",\"rpct\":%.2f,\"rlat\":%" PRIu64
+				       ",\"wpct\":%.2f,\"wlat\":%" PRIu64
 				       ",\"min\":%.2f,\"max\":%.2f}",
 				       q->rpct, q->rlat, q->wpct, q->wlat, q->min, q->max);
 			else
-				printf(",\"rpct\":null,\"rlat\":null,\"wpct\":null,\"wlat\":null,\"min\":null,\"max\":null}");
+				fprintf(stdout,
+					",\"rpct\":null,\"rlat\":null,\"wpct\":null,\"wlat\":null,\"min\":null,\"max\":null}");
 		}
 		printf(",\"stats\":");
 		if (!s) {
@@ -1384,7 +1395,7 @@ static int find_tracefs(char *root, size_t size)
 	struct statfs sfs;
 	size_t i;
 
-	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(where); i++) {
 		if (!statfs(where[i], &sfs) &&
 		    (unsigned long)sfs.f_type == TRACEFS_MAGIC) {
 			snprintf(root, size, "%s", where[i]);
@@ -1427,7 +1438,8 @@ static void top_draw(struct top *t)
 		       k->active, k->usage, ctl_tick_state(k->running));
 	}
 	if (!t->nrows)
-		printf("(waiting for a period to end: iocost must be enabled and busy on a device)\n");
+		fprintf(stdout,
+			"(waiting for a period to end: iocost must be enabled and busy on a device)\n");
 	t->drawn = t->nrows + 2 + !t->nrows;
 }
 
@@ -1452,7 +1464,8 @@ static bool top_show(struct top *t, const struct ctl_tick *k)
 		top_draw(t);
 		break;
 	case TOP_LINES:
-		printf("%s period=%" PRIu64 " period_us=%u vrate=%.2f%% busy=%d active=%u usage=%u%% state=%s\n",
+		printf("%s period=%" PRIu64
+		       " period_us=%u vrate=%.2f%% busy=%d active=%u usage=%u%% state=%s\n",
 		       k->dev, k->period, k->period_us, ctl_vrate_pct(k->vrate),
 		       k->busy, k->active, k->usage, ctl_tick_state(k->running));
 		break;
@@ -1460,8 +1473,7 @@ static bool top_show(struct top *t, const struct ctl_tick *k)
 		printf("{\"dev\":");
 		json_str(k->dev);
 		printf(",\"period\":%" PRIu64 ",\"period_us\":%u,\"vrate\":%" PRIu64
-		       ",\"vrate_pct\":%.2f,\"busy\":%d,\"active\":%u,\"usage_pct\":%u"
-		       ",\"running\":%d,\"state\":\"%s\",\"ts\":",
+		       ",\"vrate_pct\":%.2f,\"busy\":%d,\"active\":%u,\"usage_pct\":%u,\"running\":%d,\"state\":\"%s\",\"ts\":",
 		       k->period, k->period_us, k->vrate, ctl_vrate_pct(k->vrate),
 		       k->busy, k->active, k->usage, k->running,
 		       ctl_tick_state(k->running));
@@ -1508,7 +1520,7 @@ static bool tick_has_devname(const char event[128])
 	fmt = read_file(path);
 	if (!fmt)
 		return false;
-	yes = strstr(fmt, " devname[") != NULL;
+	yes = !!strstr(fmt, " devname[");
 	free(fmt);
 	return yes;
 }
@@ -1731,7 +1743,7 @@ static const struct command commands[] = {
 	  "  -j, --json     one JSON object per tick\n" },
 };
 
-#define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+#define NR_COMMANDS ARRAY_SIZE(commands)
 
 static const struct command *find_command(const char *name)
 {
@@ -1751,8 +1763,7 @@ static int command_help(const char *name)
 	return 0;
 }
 
-
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	size_t i;
 
@@ -1789,7 +1800,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+hVd", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		case 'V':
 			printf("iocostctl %s (libbpf %s)\n", IOCOSTCTL_VERSION,
@@ -1804,7 +1815,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr);
+		print_usage(stderr);
 		return 2;
 	}
 	cmd = find_command(argv[optind]);
