@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (ret == 0) {
 		check(req.major <= IOCOST_MAJOR_MAX && req.minor <= IOCOST_MINOR_MAX,
 		      "device number range");
-		check(memchr(req.name, 0, sizeof(req.name)) != NULL, "name terminated");
+		check(!!memchr(req.name, 0, sizeof(req.name)), "name terminated");
 		check(req.linear == !strcmp(req.name, IOCOST_MODEL_LINEAR), "linear flag");
 		check(req.linear || iocost_name_valid(req.name, sizeof(req.name)),
 		      "accepted name is valid");

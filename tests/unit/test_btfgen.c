@@ -176,20 +176,21 @@ int main(void)
 		ret = btfgen_emit(mem, base, "test", fields, 4, funcs, 1, enums, 3);
 		fclose(mem);
 		ok(ret == 0, "header with an optional field missing is generated");
-		ok(strstr(out, "#define IOCOST_OFF_SIZED 16 ") != NULL,
+		ok(strstr(out, "#define IOCOST_OFF_SIZED 16 "),
 		   "a field of the expected size is emitted");
-		ok(strstr(out, "#define IOCOST_OFF_RESIZED (-1) /* blkcg.css: 16 bytes, expected 8 */") != NULL,
+		ok(strstr(out,
+			  "#define IOCOST_OFF_RESIZED (-1) /* blkcg.css: 16 bytes, expected 8 */"),
 		   "a field whose size changed counts as missing, with the reason");
-		ok(strstr(out, "#define IOCOST_OFF_CSS 8 ") != NULL, "IOCOST_OFF_CSS 8 emitted");
-		ok(strstr(out, "#define IOCOST_OFF_OPT (-1)") != NULL, "missing optional field is -1");
-		ok(strstr(out, "#define IOCOST_HAVE_BUILTIN 1") != NULL, "function found is 1");
-		ok(strstr(out, "#define IOCOST_SIZE_CSS 16\n") != NULL, "a found field has its size");
-		ok(strstr(out, "#define IOCOST_SIZE_OPT 0\n") != NULL, "a missing field has size 0");
-		ok(strstr(out, "#define IOCOST_ENUM_B 1 /* LCOEF_B */") != NULL,
+		ok(strstr(out, "#define IOCOST_OFF_CSS 8 "), "IOCOST_OFF_CSS 8 emitted");
+		ok(strstr(out, "#define IOCOST_OFF_OPT (-1)"), "missing optional field is -1");
+		ok(strstr(out, "#define IOCOST_HAVE_BUILTIN 1"), "function found is 1");
+		ok(strstr(out, "#define IOCOST_SIZE_CSS 16\n"), "a found field has its size");
+		ok(strstr(out, "#define IOCOST_SIZE_OPT 0\n"), "a missing field has size 0");
+		ok(strstr(out, "#define IOCOST_ENUM_B 1 /* LCOEF_B */"),
 		   "an enumerator of an anonymous enum is found");
-		ok(strstr(out, "#define IOCOST_ENUM_NR 2 /* NR_LCOEFS */") != NULL,
+		ok(strstr(out, "#define IOCOST_ENUM_NR 2 /* NR_LCOEFS */"),
 		   "the enum's last enumerator is found");
-		ok(strstr(out, "#define IOCOST_ENUM_GONE (-1) /* LCOEF_GONE: missing */") != NULL,
+		ok(strstr(out, "#define IOCOST_ENUM_GONE (-1) /* LCOEF_GONE: missing */"),
 		   "a missing enumerator is -1");
 		free(out);
 

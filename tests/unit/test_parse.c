@@ -42,14 +42,15 @@ int main(void)
 	good("254:0 model=iocost_2x", 254, 0, "iocost_2x", 0);
 	good("254:0 model=iocost_2x\n", 254, 0, "iocost_2x", 0);
 	good("8:16\tmodel=linear", 8, 16, "linear", 1);
-	good("  8:16   model=linear  \n", 8, 16, "linear", 1);
+	/* \x20: a blank right before the newline */
+	good("  8:16   model=linear \x20\n", 8, 16, "linear", 1);
 	good("4095:1048575 model=a", 4095, 1048575, "a", 0);
 	good("1:2 model=abcdefghijklmno", 1, 2, "abcdefghijklmno", 0);
 
 	good_mode("254:0 model=iocost_2x mode=shadow", "iocost_2x", 1);
 	good_mode("254:0 model=iocost_2x mode=enforce\n", "iocost_2x", 0);
 	good_mode("254:0 mode=shadow model=iocost_ms", "iocost_ms", 1);
-	good_mode("254:0\tmodel=m\t mode=shadow \n", "m", 1);
+	good_mode("254:0\tmodel=m\t mode=shadow\x20\n", "m", 1);
 	bad("254:0 model=x mode=", 19, -EINVAL, "an empty mode");
 	bad("254:0 model=x mode=bogus", 24, -EINVAL, "an unknown mode");
 	bad("254:0 model=x mode=shadowy", 26, -EINVAL, "a mode with a suffix");
