@@ -35,7 +35,8 @@
 #define IOCOST_HDD_WSEQIOPS	42705ULL
 #define IOCOST_HDD_WRANDIOPS	378ULL
 
-#define IOCOST_DIV_UP(a, b)	(((a) + (b) - 1) / (b))
+/* a / b rounded up, for a > 0 (constants: the tables below) */
+#define IOCOST_DIV_UP(a, b)	(((a) - 1) / (b) + 1)
 #define IOCOST_PAGE_COEF(bps)	\
 	IOCOST_DIV_UP(IOCOST_VTIME_PER_SEC, IOCOST_DIV_UP(bps, 1ULL << IOCOST_PAGE_SHIFT))
 #define IOCOST_IO_COEF(iops, bps) \

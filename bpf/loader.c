@@ -46,7 +46,7 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int usage(const char *prog)
+static int print_usage(const char *prog)
 {
 	fprintf(stderr, "usage: %s [--name NAME] [--pin PATH | --foreground]\n",
 		prog);
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--foreground"))
 			fg = 1;
 		else
-			return usage(argv[0]);
+			return print_usage(argv[0]);
 	}
 
 	skel = SKEL_FN(open)();

@@ -93,8 +93,8 @@ struct iocost_dev_params {
 };
 
 #if defined(__bpf__) && !defined(IOCOST_NO_KFUNCS)
-extern u32 bpf_iocost_dev(void) __ksym;
-extern const struct iocost_dev_params *bpf_iocost_dev_params(void) __ksym;
+__ksym u32 bpf_iocost_dev(void);
+__ksym const struct iocost_dev_params *bpf_iocost_dev_params(void);
 #endif
 
 #ifndef IOCOST_MODEL_OPS_IN_VMLINUX_H
