@@ -146,7 +146,8 @@ UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh
 unit: $(UNIT_TESTS)
 	prove -v $(UNIT_TESTS) $(UNIT_SH_TESTS)
 
-# checkpatch.pl --strict over src/ (fetched from linux-source-6.12)
+# checkpatch.pl --strict (fetched from linux-source-6.12) over every tracked C
+# source and header; only user-space and BPF code skip a few kernel-only rules
 lint:
 	prove -v -e bash tests/checkpatch
 
