@@ -8,7 +8,8 @@
 #   make bench         the module's overhead, measured in the VM (docs/PERFORMANCE.md)
 #   make check-matrix  the suite on every Debian kernel of tests/vm/matrix.conf
 #   make fuzz          fuzz the module's parsers for FUZZ_TIME seconds
-#   make demo          the main job, in the VM
+#   make demo          the main job, in the VM; fails if the table it shows
+#                      misses a target (DEMO_README=1: into README.md too)
 #   make deps          install what the build, the VM and the tests need
 #
 # KDIR defaults to the running kernel's headers; the VM targets set it to
@@ -210,8 +211,10 @@ check: deps
 	$(MAKE) bench-smoke
 	tests/vm/run
 
+# DEMO_README=1: then write its tables into README.md (tests/demo-readme)
 demo: deps vm-build
 	tests/vm/vmrun --disks 1 --timeout 1200 -- tests/demo
+	$(if $(DEMO_README),tests/demo-readme)
 
 clean:
 	rm -rf build
