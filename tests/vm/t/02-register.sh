@@ -12,18 +12,32 @@ out=$("$B/bin/test_min" 2>&1)
 expect_match "skeleton loader registers test_min" "$out" "registered, link pinned at $PINS/test_min"
 expect_match "models lists test_min" "$(cat "$SYS/models")" "^test_min bindings=0$"
 
-# bpftool 7.5 (Debian's) registers the struct_ops, pins the link in the
-# given directory and then dies of SIGSEGV while printing the result for a
-# struct_ops type that lives in module BTF; the kernel log shows the
-# registration completed first.  So assert on the effects, and report the
-# exit status.
+# Debian's bpftool 7.5 registers the struct_ops and pins the link in the
+# given directory, then dies of SIGSEGV while printing the result: its
+# get_kern_struct_ops_name() looks the map's value type id up in vmlinux's
+# BTF, but a module's type id is past vmlinux's last one, so
+# btf__type_by_id() returns NULL and bpftool reads a name through it
+# (README, "Registering with bpftool").  Asserted, not hidden: a bpftool
+# that no longer crashes must change the README.
 mkdir -p "$PINS/cgrp"
 bpftool struct_ops register "$B/tests/cgrp.bpf.o" "$PINS/cgrp" >/dev/null 2>&1
-echo "# bpftool struct_ops register exited $?"
-check "bpftool struct_ops register: model reading blkcg->css.cgroup with cgrp storage passed the verifier, link pinned" \
+rc=$?
+bv=$(bpftool version 2>/dev/null | sed -n '1s/^bpftool v\([0-9.]*\).*/\1/p')
+case $bv in
+7.5.*) expect_eq "bpftool $bv struct_ops register: SIGSEGV after registering (exit 139)" "$rc" 139 ;;
+*) expect_eq "bpftool $bv struct_ops register exits 0" "$rc" 0 ;;
+esac
+check "bpftool: model reading blkcg->css.cgroup with cgrp storage passed the verifier, link pinned" \
 	test -e "$PINS/cgrp/iocost_ops"
 expect_match "models lists test_cgrp" "$(cat "$SYS/models")" "^test_cgrp bindings=0$"
 expect_match "the kernel log shows test_cgrp registered" "$(test_dmesg)" "model test_cgrp registered"
+rm -rf "$PINS/cgrp"
+check "test_cgrp unregisters with its pin" wait_unregistered test_cgrp
+out=$("$CTL" load "$B/tests/cgrp.bpf.o" 2>&1)
+rc=$?
+expect_eq "iocostctl load registers the same object and exits 0" "$rc" 0
+expect_match "iocostctl says where it pinned it" "$out" "$PINS/test_cgrp"
+expect_match "models lists test_cgrp again" "$(cat "$SYS/models")" "^test_cgrp bindings=0$"
 
 out=$("$B/bin/test_min" --pin "$PINS/dup" 2>&1)
 expect_match "a second test_min is refused with EEXIST" "$out" "register: .*errno=EEXIST"
@@ -40,12 +54,11 @@ out=$("$B/bin/test_min" --name other_min --pin "$PINS/other" 2>&1)
 expect_match "the same object registers under another name" "$out" "registered"
 expect_match "models lists other_min" "$(cat "$SYS/models")" "^other_min bindings=0$"
 
-mkdir -p "$PINS/nocalc" "$PINS/sleepable"
 check_fails "a model without calc_cost is refused" \
-	bpftool struct_ops register "$B/tests/nocalc.bpf.o" "$PINS/nocalc"
+	"$CTL" load "$B/tests/nocalc.bpf.o"
 expect_match "the log says calc_cost is missing" "$(test_dmesg)" "no calc_cost program: refused"
 check_fails "a sleepable calc_cost is refused at verification" \
-	bpftool struct_ops register "$B/tests/sleepable.bpf.o" "$PINS/sleepable"
+	"$CTL" load "$B/tests/sleepable.bpf.o"
 expect_match "the log says sleepable programs are refused" "$(test_dmesg)" "sleepable programs are refused"
 expect_nomatch "neither refused model is listed" "$(cat "$SYS/models")" "test_nocalc|test_sleepable"
 
@@ -54,7 +67,7 @@ expect_match "rmmod refused while models are registered" "$out" "in use"
 check "module still there" test -d "$SYS"
 
 rm -f "$PINS/test_min" "$PINS/other"
-rm -rf "$PINS/cgrp"
+rm -f "$PINS/test_cgrp"
 for i in $(seq 1 50); do
 	[ -z "$(cat "$SYS/models")" ] && break
 	sleep 0.1

@@ -8,11 +8,10 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 
 load_module
 mkdir -p "$PINS"
-# iocost_2x through plain bpftool this time (see 02-register for why its
-# exit status is not asserted); the pinned link keeps it registered
-mkdir -p "$PINS/2x"
-bpftool struct_ops register "$B/bpf/iocost_2x.bpf.o" "$PINS/2x" >/dev/null 2>&1
-check "bpftool struct_ops register iocost_2x.bpf.o: link pinned" test -e "$PINS/2x/iocost_ops"
+# iocost_2x through iocostctl load this time: the pinned link keeps it
+# registered
+check "iocostctl load iocost_2x.bpf.o" "$CTL" load "$B/bpf/iocost_2x.bpf.o"
+check "link pinned" test -e "$PINS/iocost_2x"
 expect_match "models lists iocost_2x" "$(cat "$SYS/models")" "^iocost_2x bindings=0$"
 modprobe null_blk nr_devices=0 || { not_ok "modprobe null_blk"; finish; }
 NB=/sys/kernel/config/nullb
@@ -41,7 +40,7 @@ nb_down nullb9
 expect_eq "a removed disk's binding is gone at the next read" "$(cat "$SYS/stats")" ""
 expect_write "binding a removed disk is ENODEV" "$SYS/bindings" "$D2 model=iocost_2x" ENODEV
 
-rm -rf "$PINS/2x"
+rm -f "$PINS/iocost_2x"
 check "no reference left: the module unloads" wait_unload
 rmmod null_blk 2>/dev/null
 finish

@@ -9,9 +9,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
 load_module
-mkdir -p "$PINS/cgrp"
-bpftool struct_ops register "$B/tests/cgrp.bpf.o" "$PINS/cgrp" >/dev/null 2>&1
-check "test_cgrp registered (bpftool, link pinned)" test -e "$PINS/cgrp/iocost_ops"
+check "test_cgrp registered (iocostctl load, link pinned)" "$CTL" load "$B/tests/cgrp.bpf.o"
 D=$(cat /sys/block/vda/dev)
 D2=$(cat /sys/block/vdb/dev)
 
@@ -78,7 +76,7 @@ expect_write "and to vdb" "$SYS/bindings" "$D2 model=test_cgrp" OK
 churn 2
 expect_counts "two devices, one model: one call per cgroup" 9 9
 
-rm -rf "$PINS/cgrp"
+rm -f "$PINS/test_cgrp"
 wait_unregistered test_cgrp
 expect_nomatch "unregistered: the name is gone" "$(cat "$SYS/models")" "^test_cgrp "
 expect_match "still bound" "$(cat "$SYS/bindings")" "model=test_cgrp"

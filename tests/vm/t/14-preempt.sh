@@ -22,12 +22,8 @@ jobs=1
 [ "$(nproc)" -ge 2 ] && jobs=2
 
 load_module
-mkdir -p "$PINS/ctxprobe" "$PINS/lpmlock"
-# (bpftool 7.5 may segfault after registering: see 02-register)
-bpftool struct_ops register "$B/tests/ctxprobe.bpf.o" "$PINS/ctxprobe" >/dev/null 2>&1
-check "test_ctxprobe registers" test -e "$PINS/ctxprobe/iocost_ops"
-bpftool struct_ops register "$B/tests/lpmlock.bpf.o" "$PINS/lpmlock" >/dev/null 2>&1
-check "test_lpmlock registers (an LPM trie update on every IO)" test -e "$PINS/lpmlock/iocost_ops"
+check "test_ctxprobe registers" "$CTL" load "$B/tests/ctxprobe.bpf.o"
+check "test_lpmlock registers (an LPM trie update on every IO)" "$CTL" load "$B/tests/lpmlock.bpf.o"
 D=$(iocost_enable vdb) || { not_ok "enable iocost on vdb"; finish; }
 mkdir -p /sys/fs/cgroup/pr14
 
@@ -79,6 +75,6 @@ atomic='sleeping function called from invalid context|scheduling while atomic|In
 expect_nomatch "no atomic-context splat in the kernel log" "$(test_dmesg | grep -E "$atomic")" "$atomic"
 
 expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
-rm -rf "${PINS:?}/ctxprobe" "${PINS:?}/lpmlock" /tmp/pr14.json
+rm -f "${PINS:?}/test_ctxprobe" "${PINS:?}/test_lpmlock" /tmp/pr14.json
 rmdir /sys/fs/cgroup/pr14 2>/dev/null
 finish

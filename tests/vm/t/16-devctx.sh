@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
 load_module
-mkdir -p "$PINS/devprobe"
+mkdir -p "$PINS"
 D=$(iocost_enable vda) || { not_ok "enable iocost on vda"; finish; }
 D2=$(iocost_enable vdb) || { not_ok "enable iocost on vdb"; finish; }
 # vrate scales how fast vtime passes, not prices: pin it so that io.stat's
@@ -26,8 +26,7 @@ check "vrate pinned at 100.00% on vda" pin_vrate "$D"
 check "vrate pinned at 100.00% on vdb" pin_vrate "$D2"
 check "iocost_2x registers" "$B/bin/iocost_2x"
 check "iocost_ms registers" "$B/bin/iocost_ms"
-bpftool struct_ops register "$B/tests/devprobe.bpf.o" "$PINS/devprobe" >/dev/null 2>&1
-check "test_devprobe registers" test -e "$PINS/devprobe/iocost_ops"
+check "test_devprobe registers" "$CTL" load "$B/tests/devprobe.bpf.o"
 
 # set_model DEVT hdd|ssd|ssd10: autop's HDD profile, or a user model
 set_model() {
@@ -222,5 +221,5 @@ for d in "$D" "$D2"; do
 	echo "$d ctrl=auto" >/sys/fs/cgroup/io.cost.model
 	echo "$d ctrl=auto" >/sys/fs/cgroup/io.cost.qos
 done
-rm -rf "${PINS:?}/devprobe"
+rm -f "${PINS:?}/test_devprobe"
 finish
