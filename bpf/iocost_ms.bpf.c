@@ -14,9 +14,10 @@
  * coefficients (iocost_linear.bpf.h; iocost_ms_hdd: the HDD constants, as
  * in the series).  Streams are per disk as well as per cgroup: a cgroup
  * reading two disks keeps each disk's slots apart, for up to NR_DEVS
- * disks (more replace the least recently used disk's slots).  As with the
- * builtin cursor, updates are lockless: concurrent submitters of one
- * cgroup may race on a slot, which can only misjudge one IO.
+ * disks (more replace the least recently used disk's slots); a disk
+ * claims its entry atomically.  As with the builtin cursor, the streams'
+ * updates are lockless: concurrent submitters of one cgroup on one disk
+ * may race on a slot, which can only misjudge one IO.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -31,7 +32,7 @@ char _license[] SEC("license") = "GPL";
 
 /* one disk's streams of one cgroup */
 struct dev_streams {
-	u32 dev;			/* the disk; 0: unused */
+	u64 dev;			/* the disk; 0: unused (claimed by cmpxchg) */
 	u64 used;			/* clock at last use of the disk */
 	u64 next[NR_SLOTS];		/* expected next sector; 0 = free */
 	u64 slot_used[NR_SLOTS];	/* clock at last use of the slot */
@@ -54,7 +55,7 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
 	bool merge = model_flags & IOCOST_COST_F_MERGE, seq = false;
-	u32 dev = iocost_cur_dev();
+	u64 dev = iocost_cur_dev(), cur;
 	struct dev_streams *ds;
 	struct streams *s;
 	int i, hit = -1, lru = 0, d = -1, dlru = 0;
@@ -66,9 +67,18 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	if (!s)
 		return iocost_linear_cost(opf, nbytes, false, model_flags);
 
-	/* this disk's streams, or the least recently used disk's, reset */
+	/*
+	 * This disk's streams: the entry it has, or the first free one,
+	 * claimed with a compare-and-swap, so that the first IOs of two
+	 * disks racing on two CPUs cannot both take (and reset) one entry.
+	 * With every entry another disk's, the least recently used one's
+	 * streams are reset for this disk.
+	 */
 	for (i = 0; i < NR_DEVS; i++) {
-		if (s->d[i].used && s->d[i].dev == dev) {
+		cur = s->d[i].dev;
+		if (!cur)
+			cur = __sync_val_compare_and_swap(&s->d[i].dev, 0, dev) ?: dev;
+		if (cur == dev) {
 			d = i;
 			break;
 		}
