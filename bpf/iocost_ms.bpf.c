@@ -17,7 +17,12 @@
  * disks (more replace the least recently used disk's slots); a disk
  * claims its entry atomically.  As with the builtin cursor, the streams'
  * updates are lockless: concurrent submitters of one cgroup on one disk
- * may race on a slot, which can only misjudge one IO.
+ * may race on a slot, which can only misjudge one IO.  The streams live
+ * in cgroup local storage, which bpf_cgrp_storage_get() can fail to give
+ * to a new cgroup's first IOs when they race (the loser of the creation,
+ * or on PREEMPT_RT a task that preempted another inside the helper): such
+ * an IO is priced random and its stream is not recorded, so one more IO
+ * of that stream is misjudged.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -195,8 +195,21 @@ expect_write "vdb: iocost_ms" "$SYS/bindings" "$D2 model=iocost_ms" OK
 ms_expect() { awk -v k="$1" -v n="$2" -v s="$seq_us" -v r="$rand_us" 'BEGIN { printf "%.3f", ((n - k) * s + k * r) / n }'; }
 read -r u1 n1 u2 n2 <<<"$(price2 twoms "${two[@]}")"
 echo "# iocost_ms, two readers: $u1 us/IO ($n1), $u2 us/IO ($n2); expected $(ms_expect 1 "$n1")"
-expect_ratio "iocost_ms: vda's reader priced sequential" "$u1" "$(ms_expect 1 "$n1")" 0.98 1.02
-expect_ratio "iocost_ms: vdb's reader priced sequential" "$u2" "$(ms_expect 1 "$n2")" 0.98 1.02
+# The cgroup is new: both readers' first IOs ask for its streams at once.
+# bpf_cgrp_storage_get() returns NULL to all but one of them (the loser
+# of the creation's cmpxchg, or, on PREEMPT_RT where models run
+# preemptible, a task that finds the CPU's storage lock held by one it
+# preempted), and iocost_ms then prices that IO random without recording
+# its stream: the reader's second IO is random too.  Seen on -rt in every
+# matrix run (one reader at 34.439 us/IO against 29.208).  So: each
+# reader sequential after its first IO, at most one more IO misjudged.
+for d in 1 2; do
+	u=u$d n=n$d
+	lo=$(awk -v e="$(ms_expect 1 "${!n}")" 'BEGIN { print e * 0.98 }')
+	hi=$(awk -v e="$(ms_expect 2 "${!n}")" 'BEGIN { print e * 1.02 }')
+	check "iocost_ms: disk $d's reader priced sequential, at most one IO misjudged (${!u} us/IO in [$lo, $hi])" \
+		awk -v u="${!u}" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(u >= lo && u <= hi) }'
+done
 # three streams on each disk: six in one cgroup, more than the four slots
 # one set of streams has, so only per-disk streams keep them all
 six=(--rw=read --size=1m --offset_increment=128m --numjobs=3
