@@ -193,6 +193,20 @@ expect_write "vda: iocost_ms" "$SYS/bindings" "$D model=iocost_ms" OK
 expect_write "vdb: iocost_ms" "$SYS/bindings" "$D2 model=iocost_ms" OK
 # ms_expect STREAMS IOS: us per IO when each stream's first IO is random
 ms_expect() { awk -v k="$1" -v n="$2" -v s="$seq_us" -v r="$rand_us" 'BEGIN { printf "%.3f", ((n - k) * s + k * r) / n }'; }
+# ms_seq WHAT K U1 N1 U2 N2: each disk's K streams (us/IO U, N IOs) priced
+# sequential after their first IOs, with at most one more IO misjudged
+ms_seq() {
+	local what=$1 k=$2 d u n lo hi
+	shift 2
+	for d in 1 2; do
+		u=$1 n=$2
+		shift 2
+		lo=$(awk -v e="$(ms_expect "$k" "$n")" 'BEGIN { print e * 0.98 }')
+		hi=$(awk -v e="$(ms_expect $((k + 1)) "$n")" 'BEGIN { print e * 1.02 }')
+		check "iocost_ms: disk $d's $what priced sequential, at most one IO misjudged ($u us/IO in [$lo, $hi])" \
+			awk -v u="$u" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(u >= lo && u <= hi) }'
+	done
+}
 read -r u1 n1 u2 n2 <<<"$(price2 twoms "${two[@]}")"
 echo "# iocost_ms, two readers: $u1 us/IO ($n1), $u2 us/IO ($n2); expected $(ms_expect 1 "$n1")"
 # The cgroup is new: both readers' first IOs ask for its streams at once.
@@ -200,16 +214,9 @@ echo "# iocost_ms, two readers: $u1 us/IO ($n1), $u2 us/IO ($n2); expected $(ms_
 # of the creation's cmpxchg, or, on PREEMPT_RT where models run
 # preemptible, a task that finds the CPU's storage lock held by one it
 # preempted), and iocost_ms then prices that IO random without recording
-# its stream: the reader's second IO is random too.  Seen on -rt in every
-# matrix run (one reader at 34.439 us/IO against 29.208).  So: each
-# reader sequential after its first IO, at most one more IO misjudged.
-for d in 1 2; do
-	u=u$d n=n$d
-	lo=$(awk -v e="$(ms_expect 1 "${!n}")" 'BEGIN { print e * 0.98 }')
-	hi=$(awk -v e="$(ms_expect 2 "${!n}")" 'BEGIN { print e * 1.02 }')
-	check "iocost_ms: disk $d's reader priced sequential, at most one IO misjudged (${!u} us/IO in [$lo, $hi])" \
-		awk -v u="${!u}" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(u >= lo && u <= hi) }'
-done
+# its stream: the reader's second IO is random too (one reader at 34.439
+# us/IO against 29.208, in most -rt runs and some on the default kernel).
+ms_seq reader 1 "$u1" "$n1" "$u2" "$n2"
 # three streams on each disk: six in one cgroup, more than the four slots
 # one set of streams has, so only per-disk streams keep them all
 six=(--rw=read --size=1m --offset_increment=128m --numjobs=3
@@ -219,13 +226,7 @@ echo "# iocost_ms, three streams per disk: $u1 us/IO ($n1), $u2 us/IO ($n2); exp
 # the three readers of a disk race on the cgroup's lockless slots (as
 # submitters race on the builtin's cursor): one IO of theirs may be
 # misjudged random, seen on PREEMPT_RT where models run preemptible
-for d in 1 2; do
-	u=u$d n=n$d
-	lo=$(awk -v e="$(ms_expect 3 "${!n}")" 'BEGIN { print e * 0.98 }')
-	hi=$(awk -v e="$(ms_expect 4 "${!n}")" 'BEGIN { print e * 1.02 }')
-	check "iocost_ms: disk $d's three streams priced sequential, at most one IO misjudged (${!u} us/IO in [$lo, $hi])" \
-		awk -v u="${!u}" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(u >= lo && u <= hi) }'
-done
+ms_seq "three streams" 3 "$u1" "$n1" "$u2" "$n2"
 for d in "$D" "$D2"; do
 	expect_write "unbind $d" "$SYS/bindings" "$d model=linear" OK
 done
