@@ -16,32 +16,20 @@ check "matrix.json is valid JSON with 21 rows" \
 	sh -c "/usr/bin/python3 -c 'import json,sys; d=json.load(open(\"$out/matrix.json\")); sys.exit(not (d[\"schema\"] == \"iocost-bpf.matrix/1\" and len(d[\"rows\"]) == 21))'"
 "$top/tests/matrix-check" "$csv" || _fails=$((_fails + 1))
 
-# col S M N: field N (4 us/op, 5 IOs, 11 nodata) of scenario S under model M
-col() { awk -F, -v s="$1" -v m="$2" -v n="$3" '$1 == s && $3 == m { print $n }' "$csv"; }
-p() { col "$1" "$2" 4; }
-n() { col "$1" "$2" 5; }
-
-# Target: iocost_ms completes at least 10x the builtin's IOs.  Under TCG the
-# guest is CPU-bound far below the HDD profile's sequential rate: one
-# unthrottled stream (scenario 1) is the ceiling, and the builtin admits
-# more than a tenth of it, so 10x is out of reach here whatever the model.
-# IO counts in a fixed time follow the host's speed, not just pricing, so
-# they are printed, not asserted; what decides them, the price of the two
-# streams, is asserted by matrix-check.
-ceil1=$(n 1 iocost_ms)
-echo "# 2: IOs builtin $(n 2 builtin), iocost_ms $(n 2 iocost_ms); one-stream ceiling $ceil1 (scenario 1, iocost_ms)"
-# Scenario 2 is not a fixed price: the single cursor judges each IO by
-# which stream issued the previous one, and how the two readers interleave
-# depends on how hard the controller throttles them, which the doubled
-# price changes.  Reported, not asserted.
-echo "# 2: iocost_2x / builtin = $(awk -v a="$(p 2 iocost_2x)" -v b="$(p 2 builtin)" 'BEGIN { printf "%.3f", a / b }') (interleaving-dependent, see the comment)"
-# Scenario 5: the builtin charges flushes 0, the models one write page
-# (23.0 us) each: iocost_2x charges 2x of (builtin + flushes at one write
-# page), +-0.5%, as 03-pricing asserts on a fixed IO sequence.
-n5=$(n 5 iocost_2x)
-flushes=$(col 5 iocost_2x 11)
-adj=$(awk -v b="$(p 5 builtin)" -v f="$flushes" -v n="$n5" -v w="$HDD_WPAGE_US" 'BEGIN { printf "%.3f", b + f / n * w }')
-echo "# 5: iocost_2x $(p 5 iocost_2x) us/op vs builtin $(p 5 builtin) us/op, $flushes flushes in $n5 IOs"
-expect_ratio "5: iocost_2x / (builtin + flushes at one write page) = 2.000 +-0.5%" \
-	"$(p 5 iocost_2x)" "$(awk -v a="$adj" 'BEGIN { printf "%.4f", 2 * a }')" 0.995 1.005
+# what decides scenario 2 is asserted by matrix-check (the price of the
+# two streams); what is reported here is not.  Target: iocost_ms completes
+# at least 10x the builtin's IOs.  Under TCG the guest is CPU-bound far
+# below the HDD profile's sequential rate: one unthrottled stream
+# (scenario 1) is the ceiling, and the builtin admits more than a tenth of
+# it, so 10x is out of reach here whatever the model.  IO counts in a
+# fixed time follow the host's speed, not just pricing, so they are
+# printed, not asserted.  The 2x ratio of scenario 2 is not a fixed price
+# either: the single cursor judges each IO by which stream issued the
+# previous one, and how the two readers interleave depends on how hard the
+# controller throttles them, which the doubled price changes.
+awk -F, '$1 == 2 { p[$3] = $4; n[$3] = $5 } $1 == 1 && $3 == "iocost_ms" { c = $5 }
+	END {
+		printf "# 2: IOs builtin %d, iocost_ms %d; one-stream ceiling %d (scenario 1, iocost_ms)\n", n["builtin"], n["iocost_ms"], c
+		printf "# 2: iocost_2x / builtin = %.3f (interleaving-dependent)\n", p["iocost_2x"] / p["builtin"]
+	}' "$csv"
 finish
