@@ -86,28 +86,8 @@
 /* ---- the context: which disk calc_cost prices --------------------------- */
 
 #ifndef CONFIG_PREEMPT_RT
-static DEFINE_PER_CPU(struct iocost_calc_ctx *, iocost_cur_ctx);
-
-/**
- * iocost_calc_ctx_push - make @c the context of the model about to run
- * @c: on the caller's stack, @c->b and @c->iocg set
- *
- * Context: the pricing handler, inside iocost_model_enter().
- */
-void notrace iocost_calc_ctx_push(struct iocost_calc_ctx *c)
-{
-	c->prev = this_cpu_read(iocost_cur_ctx);
-	this_cpu_write(iocost_cur_ctx, c);
-}
-
-/**
- * iocost_calc_ctx_pop - the model that @c was pushed for has returned
- * @c: as given to iocost_calc_ctx_push()
- */
-void notrace iocost_calc_ctx_pop(struct iocost_calc_ctx *c)
-{
-	this_cpu_write(iocost_cur_ctx, c->prev);
-}
+/* pushed and popped inline by the handler (iocost_bpf.h) */
+DEFINE_PER_CPU(struct iocost_calc_ctx *, iocost_cur_ctx);
 
 static struct iocost_calc_ctx *iocost_calc_ctx_get(void)
 {
@@ -124,6 +104,12 @@ static DEFINE_PER_CPU(struct iocost_ctx_list, iocost_ctx_lists) = {
 	.lock = __RAW_SPIN_LOCK_UNLOCKED(iocost_ctx_lists.lock),
 };
 
+/**
+ * iocost_calc_ctx_push - PREEMPT_RT: make @c the context of current's model
+ * @c: on the caller's stack, @c->b and @c->iocg set
+ *
+ * Context: the pricing handler, inside iocost_model_enter().
+ */
 void notrace iocost_calc_ctx_push(struct iocost_calc_ctx *c)
 {
 	struct iocost_ctx_list *l = this_cpu_ptr(&iocost_ctx_lists);
@@ -136,6 +122,10 @@ void notrace iocost_calc_ctx_push(struct iocost_calc_ctx *c)
 	raw_spin_unlock_irqrestore(&l->lock, flags);
 }
 
+/**
+ * iocost_calc_ctx_pop - PREEMPT_RT: the model @c was pushed for returned
+ * @c: as given to iocost_calc_ctx_push()
+ */
 void notrace iocost_calc_ctx_pop(struct iocost_calc_ctx *c)
 {
 	struct iocost_ctx_list *l = this_cpu_ptr(&iocost_ctx_lists);

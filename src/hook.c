@@ -197,7 +197,7 @@ struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why)
  * program here (bpf_base_func_proto()) reads it.  Lockdep kernels get the
  * rcu_read_lock() their helpers' RCU assertions look for.
  */
-static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
+static __always_inline u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
 {
 	iocost_bpf_func_t func = (iocost_bpf_func_t)(void *)prog->bpf_func;
 	struct bpf_prog_stats *stats;
@@ -224,8 +224,9 @@ static u64 iocost_run_prog(struct bpf_prog *prog, const u64 *args)
 }
 
 /* the model's price of one bio, clamped, and the counters of it */
-static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
-			struct blkcg *blkcg, const void *iocg, bool is_merge)
+static __always_inline u64 iocost_price(struct iocost_binding *b,
+					struct bio *bio, struct blkcg *blkcg,
+					const void *iocg, bool is_merge)
 {
 	struct iocost_stats __percpu *st = b->stats;
 	const struct iocost_model *m = b->model;
@@ -233,9 +234,15 @@ static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
 		(__force u64)bio->bi_opf, bio->bi_iter.bi_size, bio->bi_iter.bi_sector,
 		(unsigned long)blkcg, is_merge ? IOCOST_COST_F_MERGE : 0,
 	};
-	struct iocost_calc_ctx ctx = { .b = b, .iocg = iocg };
+	/*
+	 * Not zeroed (CONFIG_INIT_STACK_ALL_ZERO would, 144 bytes per bio):
+	 * the kfunc fills ctx.params before a model can read them.
+	 */
+	struct iocost_calc_ctx ctx __uninitialized;
 	u64 cost;
 
+	ctx.b = b;
+	ctx.iocg = iocg;
 	/* what the device-context kfuncs answer while the model runs */
 	iocost_calc_ctx_push(&ctx);
 	if (m->calc_prog)
@@ -263,7 +270,7 @@ static u64 iocost_price(struct iocost_binding *b, struct bio *bio,
  * Shadow mode: the builtin will price and charge this bio as usual; the
  * model's price is only counted, beside the builtin's (devctx.c).
  */
-static void iocost_shadow(struct iocost_binding *b, struct bio *bio,
+static void notrace iocost_shadow(struct iocost_binding *b, struct bio *bio,
 			  struct blkcg *blkcg, const void *iocg, bool is_merge)
 {
 	u64 builtin = iocost_builtin_price(iocg, (__force u64)bio->bi_opf,
@@ -299,10 +306,14 @@ static __always_inline void iocost_model_exit(void)
 	}
 }
 
-static void notrace iocost_hook_handler(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *op,
-					struct ftrace_regs *fregs)
+/*
+ * No stack protector: it costs a canary store and check on every bio, and
+ * this frame holds no buffer that anything indexes or fills by length
+ * (the model's five arguments and its context, all set here).
+ */
+static void notrace __no_stack_protector
+iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
 	struct bio *bio = (void *)ftrace_regs_get_argument(fregs, 0);
 	void *iocg = (void *)ftrace_regs_get_argument(fregs, 1);

@@ -163,8 +163,37 @@ struct iocost_calc_ctx {
 };
 
 /* devctx.c */
+#ifndef CONFIG_PREEMPT_RT
+/* the innermost context of this CPU: the model runs with preemption off */
+DECLARE_PER_CPU(struct iocost_calc_ctx *, iocost_cur_ctx);
+
+/**
+ * iocost_calc_ctx_push - make @c the context of the model about to run
+ * @c: on the caller's stack, @c->b and @c->iocg set
+ *
+ * Inline: it runs for every priced bio.  On PREEMPT_RT, where the model
+ * runs preemptible, the contexts of a CPU form a list (devctx.c).
+ *
+ * Context: the pricing handler, inside iocost_model_enter().
+ */
+static __always_inline void iocost_calc_ctx_push(struct iocost_calc_ctx *c)
+{
+	c->prev = this_cpu_read(iocost_cur_ctx);
+	this_cpu_write(iocost_cur_ctx, c);
+}
+
+/**
+ * iocost_calc_ctx_pop - the model that @c was pushed for has returned
+ * @c: as given to iocost_calc_ctx_push()
+ */
+static __always_inline void iocost_calc_ctx_pop(struct iocost_calc_ctx *c)
+{
+	this_cpu_write(iocost_cur_ctx, c->prev);
+}
+#else
 void iocost_calc_ctx_push(struct iocost_calc_ctx *c);
 void iocost_calc_ctx_pop(struct iocost_calc_ctx *c);
+#endif
 bool iocost_devctx_shadow_ok(void);
 u64 iocost_builtin_price(const void *iocg, u64 opf, u64 nbytes, u64 sector,
 			 bool is_merge);
