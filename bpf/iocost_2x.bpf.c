@@ -16,19 +16,22 @@
  *
  * Where the cursors live: the builtin keeps one per cgroup and disk (in
  * its ioc_gq), so does this model.  An array slot per cgroup, indexed by
- * the blkcg's css id and tagged with the cgroup's id, holds the cursors
- * of up to NR_DEVS disks, each tagged with the disk's dev_t.  css ids are
- * small and dense (the lowest free one is reused), and cgroup ids are
- * never reused: a slot whose tag is another cgroup's is reset, so a new
- * cgroup starts with no previous IO, as a new iocg does in the builtin.
+ * the blkcg's css id and tagged with its css serial number, holds the
+ * cursors of up to NR_DEVS disks, each tagged with the disk's dev_t.  css
+ * ids are small and dense (the lowest free one is reused), and serial
+ * numbers are never reused: a slot whose tag is another css's is reset,
+ * so a new cgroup starts with no previous IO, as a new iocg does in the
+ * builtin.  (The serial number is a field of the blkcg the model is
+ * given, one plain load; the cgroup's id is three pointers away, two of
+ * them checked loads.)
  * With more than NR_CURSORS blkcgs, cgroups whose css ids share a slot
  * keep resetting each other's cursors, and a cgroup doing IO on more than
- * NR_DEVS bound disks replaces the least recently used disk's cursor;
+ * NR_DEVS bound disks replaces their cursors in turn (round robin);
  * either way the IO counts as a first IO: sequential.  A cgroup local
  * storage (bpf_cgrp_storage_get()) has no such limit, but its lookup is a
  * helper call that disables migration, and cost more than the rest of
- * this model on the benchmark's IO path (docs/PERFORMANCE.md); the
- * verifier inlines an array lookup.
+ * this model on the benchmark's IO path (docs/PERFORMANCE.md); the slots
+ * are a global array instead, indexed directly.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -41,58 +44,51 @@ char _license[] SEC("license") = "GPL";
 #define NR_CURSORS 16384	/* a power of two */
 #define NR_DEVS 4
 
+/* a cursor's disk: its dev_t with this bit, so that 0 means unused */
+#define DISK_USED 0x100000000ULL
+
 struct cursor {
-	u64 cgid;		/* the cgroup whose cursors these are */
-	u64 clock;		/* use counter, for the LRU disk */
-	u32 dev[NR_DEVS];	/* the disk of each cursor; 0: unused */
+	u64 serial;		/* the css whose cursors these are */
+	u64 disk[NR_DEVS];	/* each cursor's disk: dev_t | DISK_USED, 0: unused */
 	u64 next[NR_DEVS];	/* sector after its last data IO, 0 before the first */
-	u64 used[NR_DEVS];	/* clock at last use */
+	u32 victim;		/* the cursor a new disk takes next (round robin) */
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, NR_CURSORS);
-	__type(key, u32);
-	__type(value, struct cursor);
-} cursors SEC(".maps");
+/* in .bss: a direct, bounds-masked access, no lookup call or NULL check */
+static struct cursor cursors[NR_CURSORS];
 
 SEC("struct_ops/calc_cost")
 u64 BPF_PROG(twox_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
 	u32 slot = blkcg->css.id & (NR_CURSORS - 1);
-	u64 cgid = blkcg->css.cgroup->kn->id;
-	u32 dev = iocost_cur_dev();
-	struct cursor *c;
-	bool seq = true;
-	int i, d = -1, lru = 0;
+	u64 serial = blkcg->css.serial_nr;
+	const struct iocost_dev_params *p = iocost_cur_params();
+	u64 disk = iocost_cur_dev(p) | DISK_USED;
+	struct cursor *c = &cursors[slot];
+	bool seq;
+	int i, d = -1;
 
-	c = bpf_map_lookup_elem(&cursors, &slot);
-	if (c && c->cgid != cgid) {
+	if (c->serial != serial) {
 		__builtin_memset(c, 0, sizeof(*c));
-		c->cgid = cgid;
+		c->serial = serial;
 	}
-	if (c) {
-		for (i = 0; i < NR_DEVS; i++) {
-			if (c->dev[i] == dev && c->used[i]) {
-				d = i;
-				break;
-			}
-			if (c->used[i] < c->used[lru])
-				lru = i;
+	for (i = 0; i < NR_DEVS; i++) {
+		if (c->disk[i] == disk) {
+			d = i;
+			break;
 		}
-		if (d < 0) {	/* this disk's first IO here */
-			d = lru;
-			c->dev[d] = dev;
-			c->next[d] = 0;
-		}
-		c->used[d] = ++c->clock;
-		seq = iocost_seek_is_seq(sector, c->next[d]);
-		if (iocost_is_data_rw(opf, nbytes) &&
-		    !(model_flags & IOCOST_COST_F_MERGE))
-			c->next[d] = iocost_end_sector(sector, nbytes);
 	}
-	return 2 * iocost_linear_cost(opf, nbytes, seq, model_flags);
+	if (d < 0) {	/* this disk's first IO here */
+		d = c->victim++ & (NR_DEVS - 1);
+		c->disk[d] = disk;
+		c->next[d] = 0;
+	}
+	seq = iocost_seek_is_seq(sector, c->next[d]);
+	if (iocost_is_data_rw(opf, nbytes) &&
+	    !(model_flags & IOCOST_COST_F_MERGE))
+		c->next[d] = iocost_end_sector(sector, nbytes);
+	return 2 * iocost_linear_cost(p, opf, nbytes, seq, model_flags);
 }
 
 SEC(".struct_ops.link")

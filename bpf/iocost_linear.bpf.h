@@ -86,56 +86,78 @@ static __always_inline bool iocost_seek_is_seq(u64 sector, u64 cursor)
 	return (seek >> (IOCOST_PAGE_SHIFT - IOCOST_SECT_SHIFT)) <= IOCOST_RANDIO_PAGES;
 }
 
-/* the coefficients of one direction of the disk being priced, now */
-static __always_inline void iocost_get_lcoefs(bool read, struct iocost_lcoefs *c)
+/*
+ * The priced disk's parameters, read once per calc_cost: one kfunc call,
+ * whose result the model passes to the helpers below.  NULL in the
+ * fixed-HDD build, and where the module cannot read them.
+ */
+static __always_inline const struct iocost_dev_params *iocost_cur_params(void)
 {
 #ifndef IOCOST_FIXED_HDD
-	const struct iocost_dev_params *p = bpf_iocost_dev_params();
-
-	if (p) {
-		c->page = read ? p->rpage : p->wpage;
-		c->seqio = read ? p->rseqio : p->wseqio;
-		c->randio = read ? p->rrandio : p->wrandio;
-		return;
-	}
+	return bpf_iocost_dev_params();
+#else
+	return NULL;
 #endif
-	*c = read ? iocost_hdd_read : iocost_hdd_write;
 }
 
 /* the disk being priced (0 in the fixed-HDD build: one set of cursors) */
-static __always_inline u32 iocost_cur_dev(void)
+static __always_inline u32 iocost_cur_dev(const struct iocost_dev_params *p)
 {
 #ifndef IOCOST_FIXED_HDD
-	return bpf_iocost_dev();
+	return p ? p->dev : bpf_iocost_dev();
 #else
 	return 0;
 #endif
 }
 
+/*
+ * One coefficient of the priced disk, @p's or the HDD profile's.  Each
+ * is read only when the price needs it: a load through @p is a checked
+ * load in the JITed program (the kfunc's result is not a trusted pointer).
+ */
+static __always_inline u64 iocost_page_coef(const struct iocost_dev_params *p,
+					    bool read)
+{
+	if (p)
+		return read ? p->rpage : p->wpage;
+	return read ? iocost_hdd_read.page : iocost_hdd_write.page;
+}
+
+static __always_inline u64 iocost_seek_coef(const struct iocost_dev_params *p,
+					    bool read, bool seq)
+{
+	if (p && read)
+		return seq ? p->rseqio : p->rrandio;
+	if (p)
+		return seq ? p->wseqio : p->wrandio;
+	if (read)
+		return seq ? iocost_hdd_read.seqio : iocost_hdd_read.randio;
+	return seq ? iocost_hdd_write.seqio : iocost_hdd_write.randio;
+}
+
 /**
  * iocost_linear_cost - the builtin formula with the disk's coefficients
+ * @p: iocost_cur_params()
  * @opf: bio->bi_opf
  * @nbytes: bio size
  * @seq: the IO is judged sequential
  * @model_flags: IOCOST_COST_F_MERGE skips the base
  */
-static __always_inline u64 iocost_linear_cost(u64 opf, u64 nbytes, bool seq,
+static __always_inline u64 iocost_linear_cost(const struct iocost_dev_params *p,
+					      u64 opf, u64 nbytes, bool seq,
 					      u64 model_flags)
 {
 	u64 pages = nbytes >> IOCOST_PAGE_SHIFT;
-	struct iocost_lcoefs c;
+	bool read = (opf & IOCOST_REQ_OP_MASK) == REQ_OP_READ;
 	u64 cost = 0;
 
 	if (!pages)
 		pages = 1;
-	if (!iocost_is_data_rw(opf, nbytes)) {
-		iocost_get_lcoefs(false, &c);
-		return pages * c.page;
-	}
-	iocost_get_lcoefs((opf & IOCOST_REQ_OP_MASK) == REQ_OP_READ, &c);
+	if (!iocost_is_data_rw(opf, nbytes))
+		return pages * iocost_page_coef(p, false);
 	if (!(model_flags & IOCOST_COST_F_MERGE))
-		cost = seq ? c.seqio : c.randio;
-	return cost + pages * c.page;
+		cost = iocost_seek_coef(p, read, seq);
+	return cost + pages * iocost_page_coef(p, read);
 }
 
 /* the model's registry name: NAME, or NAME_hdd for the fixed-HDD build */

@@ -60,17 +60,18 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
 	bool merge = model_flags & IOCOST_COST_F_MERGE, seq = false;
-	u64 dev = iocost_cur_dev(), cur;
+	const struct iocost_dev_params *p = iocost_cur_params();
+	u64 dev = iocost_cur_dev(p), cur;
 	struct dev_streams *ds;
 	struct streams *s;
 	int i, hit = -1, lru = 0, d = -1, dlru = 0;
 
 	if (!iocost_is_data_rw(opf, nbytes))
-		return iocost_linear_cost(opf, nbytes, false, model_flags);
+		return iocost_linear_cost(p, opf, nbytes, false, model_flags);
 	s = bpf_cgrp_storage_get(&streams, blkcg->css.cgroup, 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!s)
-		return iocost_linear_cost(opf, nbytes, false, model_flags);
+		return iocost_linear_cost(p, opf, nbytes, false, model_flags);
 
 	/*
 	 * This disk's streams: the entry it has, or the first free one,
@@ -113,7 +114,7 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 		ds->next[hit] = iocost_end_sector(sector, nbytes);
 		ds->slot_used[hit] = s->clock;
 	}
-	return iocost_linear_cost(opf, nbytes, seq, model_flags);
+	return iocost_linear_cost(p, opf, nbytes, seq, model_flags);
 }
 
 SEC(".struct_ops.link")

@@ -31,7 +31,7 @@ u64 BPF_PROG(ctxprobe_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	if (depth > max_depth)
 		max_depth = depth;
 	__sync_fetch_and_add(&calls, 1);
-	return iocost_linear_cost(opf, nbytes, true, model_flags);
+	return iocost_linear_cost(iocost_cur_params(), opf, nbytes, true, model_flags);
 }
 
 SEC(".struct_ops.link")

@@ -44,7 +44,7 @@ u64 BPF_PROG(devprobe_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 		wseqio = p->wseqio;
 		wrandio = p->wrandio;
 	}
-	return iocost_linear_cost(opf, nbytes, true, model_flags);
+	return iocost_linear_cost(p, opf, nbytes, true, model_flags);
 }
 
 SEC("struct_ops/blkcg_online")
