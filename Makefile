@@ -208,7 +208,7 @@ check: deps
 	$(MAKE) fuzz-check
 	$(MAKE) vm-build
 	$(MAKE) vm-build-foreign
-	$(MAKE) bench-smoke
+	$(MAKE) bench-guard
 	tests/vm/run
 
 # DEMO_README=1: then write its tables into README.md (tests/demo-readme)
@@ -322,6 +322,6 @@ pkg-unit:
 check-packaging:
 	tests/pkg/e2e
 
-# ---- the overhead benchmark (issue 8): make bench, make bench-smoke -----------
+# ---- the overhead benchmark: make bench, make bench-guard, make bench-profile -
 # optional: the DKMS source tree has no tests/
 -include tests/bench/bench.mk
