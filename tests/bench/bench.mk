@@ -9,7 +9,7 @@
 #                      on stdout and results/bench.{txt,json,png} (method:
 #                      docs/PERFORMANCE.md; ~12 min of VM time)
 #   make bench-guard   the same harness, configurations a b c d only, 4 rounds
-#                      of 20000 IOs on the icount clock, into build/bench-guard;
+#                      of 20000 IOs (BENCH_CLOCK too), into build/bench-guard;
 #                      fails when a run was throttled, IOPS b/a < 0.995 or c/a
 #                      < 0.97, or iocost_2x adds more instructions per IO than
 #                      tests/bench/report's BUDGET_C (make check runs it)
@@ -37,7 +37,7 @@ bench: deps vm-build
 		--clock $(BENCH_CLOCK) --out $(BENCH_OUT)
 
 bench-guard: vm-build
-	tests/bench/bench --guard --out build/bench-guard
+	tests/bench/bench --guard --clock $(BENCH_CLOCK) --out build/bench-guard
 
 bench-profile: deps vm-build
 	tests/bench/bench --profile "$(BENCH_PROFILE)" --ios $(BENCH_IOS) \
