@@ -36,10 +36,13 @@ CC ?= gcc
 CLANG ?= clang
 BPFTOOL ?= bpftool
 USER_CFLAGS := -Wall -Wextra -Werror -O2 -g
+# -fms-extensions: 7.x kernels embed tagged structs anonymously (their own
+# -fms-extensions), and bpftool's vmlinux.h then has "struct NAME;" members
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	      -fms-extensions -Wno-microsoft-anon-tag \
 	      -I$(O) -Iinclude -Ibpf
 
-MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c src/tick.c src/parse.c \
+MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c src/clone.c src/tick.c src/parse.c \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
 MOD_FILES += src/btfdigest.c src/btfdigest.h
 # every model also builds as NAME_hdd, with the series' fixed HDD autop
@@ -74,10 +77,14 @@ KBUILD_RUN := $(if $(KBUILD_CHROOT),$(TOP)/tests/vm/chroot-run $(KBUILD_CHROOT) 
 
 module: $(O)/iocost_bpf.ko $(O)/hook-strategy
 
-# which pricing hook this build uses (one strategy today; the kernel matrix
-# reports it per kernel): kernels without it in BTF are refused above
+# which pricing hook this build uses (the kernel matrix reports it per
+# kernel): the function itself, in BTF, or its IPA-SRA clone (src/clone.c)
 $(O)/hook-strategy: $(O)/iocost_bpf.ko src/iocost_bpf.h
-	@echo "ftrace ip-modify at the entry of $$(sed -n 's/^#define IOCOST_HOOK_TARGET "\(.*\)"/\1/p' src/iocost_bpf.h)(), prototype checked in BTF" > $@
+	@if grep -q '^#define IOCOST_HAVE_CALC_VTIME_COST_BUILTIN 1' $(O)/mod/generated/iocost_btf.h; then \
+		echo "ftrace ip-modify at the entry of calc_vtime_cost_builtin(), prototype checked in BTF"; \
+	else \
+		echo "ftrace ip-modify at the entry of its IPA-SRA clone, each call checked against its caller's bio (registers mapped from the first bios)"; \
+	fi > $@
 
 $(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check src/btf-digest $(HOST)/iocost-btfgen $(wildcard $(BTF_VMLINUX))
 	@src/kernel-check $(KDIR) >/dev/null
@@ -109,7 +116,7 @@ $(O)/bpf/%_hdd.bpf.o: bpf/%.bpf.c $(BPF_HDRS)
 
 $(O)/tests/%.bpf.o: tests/bpf/%.bpf.c $(BPF_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(CLANG) $(BPF_CFLAGS) -DIOCOST_HAVE_PCPU_HOT=$$(grep -c '^struct pcpu_hot {' $(O)/vmlinux.h) -c $< -o $@
 
 # bpftool 7.5 writes skeletons for libbpf 1.5, whose bpf_map_skeleton has a
 # struct_ops auto-attach field (.link) that libbpf 1.4 (bookworm-backports)

@@ -155,7 +155,8 @@ static bool iocost_disk_gone(struct gendisk *disk)
  *
  * Return: 0; -ENOENT if no model of that name is registered; -ENODEV if
  * the disk went away meanwhile; -EOPNOTSUPP for shadow mode on a kernel
- * whose BTF lacks what the builtin's price needs (logged at load); -ENOMEM;
+ * whose BTF lacks what the builtin's price needs (logged at load), or on
+ * an IPA-SRA clone kernel after a structural mismatch (logged); -ENOMEM;
  * or the hook's error (logged).  On error nothing changed.
  */
 int iocost_bind(struct gendisk *disk, const char *name, bool shadow)
@@ -166,6 +167,12 @@ int iocost_bind(struct gendisk *disk, const char *name, bool shadow)
 	LIST_HEAD(dead);
 	int ret = 0;
 
+	if (IOCOST_HOOK_CLONE && iocost_clone_refuses()) {
+		pr_err_ratelimited("%u:%u not bound: pricing through %s was disabled (%s)\n",
+				   MAJOR(devt), MINOR(devt), IOCOST_HOOK_TARGET,
+				   iocost_clone_refuses());
+		return -EOPNOTSUPP;
+	}
 	if (shadow && !iocost_devctx_shadow_ok())
 		return -EOPNOTSUPP;
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
@@ -377,5 +384,8 @@ void iocost_binding_stats(const struct iocost_binding *b,
 		sum->zero += READ_ONCE(s->zero);
 		sum->clamped += READ_ONCE(s->clamped);
 		sum->vtime += READ_ONCE(s->vtime);
+		for (i = 0; i < IOCOST_NR_FALLBACK; i++)
+			sum->fallback[i] += READ_ONCE(s->fallback[i]);
+		sum->learning += READ_ONCE(s->learning);
 	}
 }

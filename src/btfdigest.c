@@ -42,10 +42,17 @@
 
 static const u8 iocost_btf_sha256[SHA256_DIGEST_SIZE] = IOCOST_BTF_SHA256;
 
+/* Linux 6.17's SHA-256 library renamed the context (Kbuild) */
+#ifdef IOCOST_LINUX_6_17
+#define iocost_sha256 sha256_ctx
+#else
+#define iocost_sha256 sha256_state
+#endif
+
 /* SHA-256 and size of @file's contents; 0 or a negative errno */
 static int iocost_hash_file(struct file *file, u8 *sum, loff_t *size)
 {
-	struct sha256_state sctx;
+	struct iocost_sha256 sctx;
 	loff_t pos = 0;
 	ssize_t n;
 	void *buf;

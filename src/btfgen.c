@@ -433,7 +433,7 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #define CLONE_HINT \
-	"pahole leaves compiler clones out of BTF: where GCC emitted only the IPA-SRA clone calc_vtime_cost_builtin.isra.N (Debian's 7.x kernels), its arguments are not the source's (tests/vm/clone-abi reads them from DWARF: the bio is not passed at all), and iocost_bpf does not guess a calling convention"
+	"pahole leaves compiler clones out of BTF; where GCC emitted only the IPA-SRA clone calc_vtime_cost_builtin.isra.N (Debian's 7.x kernels), the module hooks the clone and checks each call against its callers ioc_rqos_throttle() and ioc_rqos_merge(), which must then be in BTF with their prototypes, as must struct ioc_gq member pd.blkg"
 
 /* what the module needs; keep in step with src/iocost_bpf.h */
 static const struct btfgen_field fields[] = {
@@ -466,6 +466,8 @@ static const struct btfgen_field fields[] = {
 	{ "IOCG_CURSOR", "ioc_gq", "cursor", false, 8 },
 	{ "IOC_LCOEFS", "ioc", "params.lcoefs", false, 0 },
 	{ "IOC_I_LCOEFS", "ioc", "params.i_lcoefs", false, 0 },
+	/* IPA-SRA clone kernels: iocg's blkg, checked against the bio's (clone.c) */
+	{ "IOCG_PD_BLKG", "ioc_gq", "pd.blkg", false, 8 },
 };
 
 /* blk-iocost's indices into ioc->params.lcoefs[] and .i_lcoefs[] (devctx.c) */
@@ -487,9 +489,13 @@ static const struct btfgen_enum enums[] = {
 };
 
 static const struct btfgen_func funcs[] = {
+	/* the pricing hook; without it, its IPA-SRA clone's callers (clone.c) */
 	{ "CALC_VTIME_COST_BUILTIN", "calc_vtime_cost_builtin", 4,
-	  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true,
-	  CLONE_HINT },
+	  { "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, false, NULL },
+	{ "IOC_RQOS_THROTTLE", "ioc_rqos_throttle", 2,
+	  { "struct rq_qos *", "struct bio *" }, false, NULL },
+	{ "IOC_RQOS_MERGE", "ioc_rqos_merge", 3,
+	  { "struct rq_qos *", "struct request *", "struct bio *" }, false, NULL },
 	/* the blkcg lifecycle callbacks (hook.c) */
 	{ "BLKCG_CSS_ONLINE", "blkcg_css_online", 1,
 	  { "struct cgroup_subsys_state *" }, true, NULL },
@@ -613,6 +619,33 @@ static struct btf *parse_module_btf(const char *path, struct btf *base,
 	return mod;
 }
 
+/*
+ * The pricing hook needs calc_vtime_cost_builtin in BTF, or else (its
+ * IPA-SRA clone, src/clone.c) both callers and ioc_gq.pd.blkg.
+ */
+static int check_hook(const struct btf *btf, const char *origin)
+{
+	const struct btfgen_field *blkg = &fields[ARRAY_SIZE(fields) - 1];
+	char why[512], clone[512];
+	long off;
+	int i;
+
+	if (!btfgen_check_func(btf, &funcs[0], why, sizeof(why)))
+		return 0;
+	for (i = 1; i <= 2; i++)
+		if (btfgen_check_func(btf, &funcs[i], clone, sizeof(clone)))
+			goto refuse;
+	if (!btfgen_member_offset(btf, blkg->type, blkg->path, &off) &&
+	    btfgen_member_size(btf, blkg->type, blkg->path) == blkg->size)
+		return 0;
+	snprintf(clone, sizeof(clone), "struct %s member '%s' is missing",
+		 blkg->type, blkg->path);
+refuse:
+	fprintf(stderr, "iocost-btfgen: %s: %s, and %s: this kernel is not supported; %s\n",
+		origin, why, clone, CLONE_HINT);
+	return -ENOENT;
+}
+
 static int print_help(void)
 {
 	fprintf(stderr, "usage: iocost-btfgen VMLINUX > iocost_btf.h\n"
@@ -659,6 +692,8 @@ int main(int argc, char **argv)
 	}
 	err = btfgen_emit(stdout, base, argv[1], fields, ARRAY_SIZE(fields),
 			  funcs, ARRAY_SIZE(funcs), enums, ARRAY_SIZE(enums));
+	if (!err)
+		err = check_hook(base, argv[1]);
 	btf__free(base);
 	return err ? 1 : 0;
 }

@@ -14,7 +14,12 @@
  *		      "MAJ:MIN model=NAME mode=MODE" per bound disk
  *   stats     (0444) per bound disk: what the model priced since binding;
  *		      in shadow mode also what the builtin charged for the
- *		      same bios and a histogram of model/builtin per IO
+ *		      same bios and a histogram of model/builtin per IO;
+ *		      on IPA-SRA clone kernels why bios were left to the
+ *		      builtin (fallback_REASON=N, learning=N: clone.c)
+ *   hook      (0444) the pricing hook's target; on clone kernels also the
+ *		      callers' calls of it, the registers' mapping, the
+ *		      unattributed calls and whether it prices
  * They are binary attributes so that no length limit (a page for a plain
  * attribute) cuts them: every read regenerates the whole text and copies
  * the part at its offset, so a reader that reads in pieces sees one
@@ -54,6 +59,13 @@
 #include <linux/sysfs.h>
 #include "iocost_bpf.h"
 #include "parse.h"
+
+/* Linux 6.17 made the bin_attribute callbacks and group list const (Kbuild) */
+#ifdef IOCOST_LINUX_6_17
+#define IOCOST_BIN_ATTR_CONST const
+#else
+#define IOCOST_BIN_ATTR_CONST
+#endif
 
 static LIST_HEAD(iocost_models);	/* registered models, under iocost_lock */
 static struct kobject *iocost_kobj;
@@ -377,6 +389,12 @@ static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 		for (i = 0; i < IOCOST_NR_HIST; i++)
 			seq_buf_printf(s, "%s%llu", i ? "," : "", sum.hist[i]);
 	}
+	if (IOCOST_HOOK_CLONE) {
+		for (i = 0; i < IOCOST_NR_FALLBACK; i++)
+			seq_buf_printf(s, " fallback_%s=%llu",
+				       iocost_fallback_names[i], sum.fallback[i]);
+		seq_buf_printf(s, " learning=%llu", sum.learning);
+	}
 	seq_buf_putc(s, '\n');
 }
 
@@ -385,23 +403,40 @@ static void stats_gen(struct seq_buf *s)
 	iocost_bindings_show(s, stats_line);
 }
 
+/* what the pricing hook is attached to, and on clone kernels its state */
+static void hook_gen(struct seq_buf *s)
+{
+	if (IOCOST_HOOK_CLONE)
+		iocost_clone_show(s);
+	else
+		seq_buf_printf(s, "target %s (in BTF)\nstate pricing\n",
+			       IOCOST_HOOK_TARGET);
+}
+
+static ssize_t hook_read(struct file *file, struct kobject *kobj,
+			 IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
+			 char *buf, loff_t off, size_t count)
+{
+	return iocost_text_read(buf, off, count, hook_gen);
+}
+
 static ssize_t models_read(struct file *file, struct kobject *kobj,
-			   struct bin_attribute *attr, char *buf, loff_t off,
-			   size_t count)
+			   IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
+			   char *buf, loff_t off, size_t count)
 {
 	return iocost_text_read(buf, off, count, models_gen);
 }
 
 static ssize_t bindings_read(struct file *file, struct kobject *kobj,
-			     struct bin_attribute *attr, char *buf, loff_t off,
-			     size_t count)
+			     IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
+			     char *buf, loff_t off, size_t count)
 {
 	return iocost_text_read(buf, off, count, bindings_gen);
 }
 
 static ssize_t stats_read(struct file *file, struct kobject *kobj,
-			  struct bin_attribute *attr, char *buf, loff_t off,
-			  size_t count)
+			  IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
+			  char *buf, loff_t off, size_t count)
 {
 	return iocost_text_read(buf, off, count, stats_gen);
 }
@@ -428,8 +463,8 @@ static struct file *iocost_open_disk(const struct iocost_bind_req *req)
 }
 
 static ssize_t bindings_write(struct file *f, struct kobject *kobj,
-			      struct bin_attribute *attr, char *buf, loff_t off,
-			      size_t count)
+			      IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
+			      char *buf, loff_t off, size_t count)
 {
 	struct iocost_bind_req req;
 	struct file *file;
@@ -461,7 +496,8 @@ static ssize_t bindings_write(struct file *f, struct kobject *kobj,
 	else if (ret == -ENODEV)
 		pr_info_ratelimited("bindings: %u:%u: the disk went away\n",
 				    req.major, req.minor);
-	else if (ret == -EOPNOTSUPP)
+	else if (ret == -EOPNOTSUPP &&
+		 !(IOCOST_HOOK_CLONE && iocost_clone_refuses()))
 		pr_info_ratelimited("bindings: %u:%u: mode=shadow needs blk-iocost's coefficients and cursor in this kernel's BTF, which lacks them\n",
 				    req.major, req.minor);
 	return ret ? ret : count;
@@ -470,11 +506,13 @@ static ssize_t bindings_write(struct file *f, struct kobject *kobj,
 static BIN_ATTR_RO(models, 0);
 static BIN_ATTR_RW(bindings, 0);
 static BIN_ATTR_RO(stats, 0);
+static BIN_ATTR_RO(hook, 0);
 
-static struct bin_attribute *iocost_bin_attrs[] = {
+static IOCOST_BIN_ATTR_CONST struct bin_attribute *IOCOST_BIN_ATTR_CONST iocost_bin_attrs[] = {
 	&bin_attr_models,
 	&bin_attr_bindings,
 	&bin_attr_stats,
+	&bin_attr_hook,
 	NULL,
 };
 

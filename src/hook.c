@@ -100,10 +100,6 @@
 #include <linux/sched/clock.h>
 #include "iocost_bpf.h"
 
-#if !IOCOST_HAVE_CALC_VTIME_COST_BUILTIN
-#error "the target kernel has no calc_vtime_cost_builtin(bio, iocg, is_merge, costp) in BTF"
-#endif
-
 /*
  * Where a substituted call continues: it returns straight to the caller of
  * calc_vtime_cost_builtin(), *costp already holding the model's price.
@@ -224,15 +220,16 @@ static __always_inline u64 iocost_run_prog(struct bpf_prog *prog, const u64 *arg
 }
 
 /* the model's price of one bio, clamped, and the counters of it */
-static __always_inline u64 iocost_price(struct iocost_binding *b,
-					struct bio *bio, struct blkcg *blkcg,
-					const void *iocg, bool is_merge)
+static __always_inline u64 iocost_price(struct iocost_binding *b, u64 opf,
+					u64 nbytes, u64 sector,
+					struct blkcg *blkcg, const void *iocg,
+					bool is_merge)
 {
 	struct iocost_stats __percpu *st = b->stats;
 	const struct iocost_model *m = b->model;
 	u64 args[IOCOST_CALC_COST_NARGS] = {
-		(__force u64)bio->bi_opf, bio->bi_iter.bi_size, bio->bi_iter.bi_sector,
-		(unsigned long)blkcg, is_merge ? IOCOST_COST_F_MERGE : 0,
+		opf, nbytes, sector, (unsigned long)blkcg,
+		is_merge ? IOCOST_COST_F_MERGE : 0,
 	};
 	/*
 	 * Not zeroed (CONFIG_INIT_STACK_ALL_ZERO would, 144 bytes per bio):
@@ -270,13 +267,12 @@ static __always_inline u64 iocost_price(struct iocost_binding *b,
  * Shadow mode: the builtin will price and charge this bio as usual; the
  * model's price is only counted, beside the builtin's (devctx.c).
  */
-static void notrace iocost_shadow(struct iocost_binding *b, struct bio *bio,
-			  struct blkcg *blkcg, const void *iocg, bool is_merge)
+static void notrace iocost_shadow(struct iocost_binding *b, u64 opf,
+				  u64 nbytes, u64 sector, struct blkcg *blkcg,
+				  const void *iocg, bool is_merge)
 {
-	u64 builtin = iocost_builtin_price(iocg, (__force u64)bio->bi_opf,
-					   bio->bi_iter.bi_size,
-					   bio->bi_iter.bi_sector, is_merge);
-	u64 cost = iocost_price(b, bio, blkcg, iocg, is_merge);
+	u64 builtin = iocost_builtin_price(iocg, opf, nbytes, sector, is_merge);
+	u64 cost = iocost_price(b, opf, nbytes, sector, blkcg, iocg, is_merge);
 
 	this_cpu_add(b->stats->builtin, builtin);
 	this_cpu_inc(b->stats->hist[iocost_hist_bucket(cost, builtin)]);
@@ -306,6 +302,13 @@ static __always_inline void iocost_model_exit(void)
 	}
 }
 
+/* bio_blkcg_css()->blkcg, without the call */
+static __always_inline struct blkcg *iocost_bio_blkcg(struct bio *bio)
+{
+	return *(struct blkcg **)((char *)bio->bi_blkg + IOCOST_OFF_BLKG_BLKCG);
+}
+
+#if !IOCOST_HOOK_CLONE
 /*
  * No stack protector: it costs a canary store and check on every bio, and
  * this frame holds no buffer that anything indexes or fills by length
@@ -320,6 +323,7 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 	/* a bool argument is only defined in its low byte */
 	bool is_merge = (u8)ftrace_regs_get_argument(fregs, 2);
 	u64 *costp = (void *)ftrace_regs_get_argument(fregs, 3);
+	u64 opf, nbytes, sector;
 	struct iocost_binding *b;
 	struct blkcg *blkcg;
 
@@ -330,23 +334,57 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 	 * recurse.  It needs RCU and one CPU: iocost_model_enter().
 	 */
 	iocost_model_enter();
-	/* bio_blkcg_css(), without the call */
 	if (!bio->bi_bdev || !bio->bi_blkg)
 		goto out;
 	b = iocost_binding_find(bio->bi_bdev->bd_disk);
 	if (!b)
 		goto out;
-	blkcg = *(struct blkcg **)((char *)bio->bi_blkg + IOCOST_OFF_BLKG_BLKCG);
+	blkcg = iocost_bio_blkcg(bio);
+	opf = (__force u32)bio->bi_opf;
+	nbytes = bio->bi_iter.bi_size;
+	sector = bio->bi_iter.bi_sector;
 	if (unlikely(b->shadow)) {
-		iocost_shadow(b, bio, blkcg, iocg, is_merge);
+		iocost_shadow(b, opf, nbytes, sector, blkcg, iocg, is_merge);
 		goto out;
 	}
-	*costp = iocost_price(b, bio, blkcg, iocg, is_merge);
+	*costp = iocost_price(b, opf, nbytes, sector, blkcg, iocg, is_merge);
 	ftrace_regs_set_instruction_pointer(fregs,
 					    (unsigned long)iocost_builtin_skipped);
 out:
 	iocost_model_exit();
 }
+#else
+/*
+ * The same, at the entry of the IPA-SRA clone, whose arguments are
+ * (three of the bio's fields, iocg, is_merge, costp): clone.c checks each
+ * call against its caller's bio before the model may price it.
+ */
+static void notrace __no_stack_protector
+iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct iocost_clone_call c;
+	struct iocost_binding *b;
+	struct blkcg *blkcg;
+
+	iocost_model_enter();
+	b = iocost_clone_call(fregs, parent_ip, &c);
+	if (!b)
+		goto out;
+	blkcg = iocost_bio_blkcg(c.bio);
+	if (unlikely(b->shadow)) {
+		iocost_shadow(b, c.opf, c.nbytes, c.sector, blkcg, c.iocg,
+			      c.is_merge);
+		goto out;
+	}
+	*c.costp = iocost_price(b, c.opf, c.nbytes, c.sector, blkcg, c.iocg,
+				c.is_merge);
+	ftrace_regs_set_instruction_pointer(fregs,
+					    (unsigned long)iocost_builtin_skipped);
+out:
+	iocost_model_exit();
+}
+#endif
 
 static struct ftrace_ops iocost_ftrace_ops = {
 	.func = iocost_hook_handler,
@@ -418,11 +456,19 @@ static struct ftrace_ops iocost_dead_ops = {
 	.flags = FTRACE_OPS_FL_PERMANENT,
 };
 
-/* every hook: its function, its ops; the pricing hook first */
+/*
+ * every hook: its function, its ops, in the order they are attached; the
+ * clone's callers before the clone, so that its first call finds a stash
+ */
 static const struct {
 	const char *func;
 	struct ftrace_ops *ops;
 } iocost_hooks[] = {
+#if IOCOST_HOOK_CLONE
+	/* the clone's callers: their bio, for the clone's checks (clone.c) */
+	{ "ioc_rqos_throttle", &iocost_throttle_ops },
+	{ "ioc_rqos_merge", &iocost_merge_ops },
+#endif
 	{ IOCOST_HOOK_TARGET, &iocost_ftrace_ops },
 	{ "blkcg_css_online", &iocost_online_ops },
 	{ "blkcg_css_offline", &iocost_offline_ops },
@@ -468,6 +514,8 @@ void iocost_hook_exit(void)
 
 	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++)
 		ftrace_free_filter(iocost_hooks[i].ops);
+	if (IOCOST_HOOK_CLONE)
+		iocost_clone_exit();
 }
 
 /**
@@ -482,6 +530,8 @@ int iocost_hook_init(void)
 {
 	int i;
 
+	if (IOCOST_HOOK_CLONE && iocost_clone_init())
+		return -ENOENT;
 	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++) {
 		if (iocost_has_copy(iocost_hooks[i].func) ||
 		    iocost_set_filter(iocost_hooks[i].ops, iocost_hooks[i].func)) {
@@ -511,7 +561,7 @@ int iocost_hook_install(void)
 	if (!ret)
 		return 0;
 	pr_err("cannot attach to %s: %d%s\n", iocost_hooks[i].func, ret,
-	       ret != -EBUSY ? "" : i ?
+	       ret != -EBUSY ? "" : iocost_hooks[i].ops != &iocost_ftrace_ops ?
 	       " (kernel.ftrace_enabled is 0?)" :
 	       " (kernel.ftrace_enabled is 0, or another ip-modifying ftrace user such as a livepatch owns it)");
 	while (i--)

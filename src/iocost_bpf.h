@@ -10,6 +10,8 @@
  *		blkcg online/offline -> bound models, bdev_mark_dead -> binding.c
  * devctx.c	what a model may ask about the disk it prices (kfuncs), and
  *		the builtin's price for shadow mode
+ * clone.c	kernels with only GCC's IPA-SRA clone of the pricing function:
+ *		its callers' calls, the per-bio checks, the registers' mapping
  * tick.c	observability: ioc_timer_fn -> the iocost_ioc_tick trace event
  * parse.c	pure parsers shared with the host tests and fuzzer
  */
@@ -65,6 +67,22 @@ struct iocost_model {
 /* buckets of model/builtin per IO in shadow mode (stats "hist=") */
 #define IOCOST_NR_HIST 8
 
+/*
+ * Why the builtin priced a bound disk's bio on a kernel hooked through the
+ * IPA-SRA clone (clone.c; stats "fallback_NAME="): the caller's kind is
+ * not is_merge, the return address is not one of the caller's calls, costp
+ * is not on the task's stack, the registers are not the bio's fields, or
+ * iocg is not the bio's blkg's.
+ */
+enum iocost_fallback {
+	IOCOST_FB_KIND,
+	IOCOST_FB_CALLER,
+	IOCOST_FB_COSTP,
+	IOCOST_FB_ARGS,
+	IOCOST_FB_BLKG,
+	IOCOST_NR_FALLBACK
+};
+
 /**
  * struct iocost_stats - per-cpu counters of one binding
  * @charges: bios priced by the model
@@ -75,6 +93,9 @@ struct iocost_model {
  * @vtime: total vtime of the model's prices (charged unless shadow mode)
  * @builtin: shadow mode: total vtime of the builtin's prices, charged
  * @hist: shadow mode: IOs by model/builtin (iocost_hist_bucket())
+ * @fallback: IPA-SRA clone kernels: bios left to the builtin, by reason
+ * @learning: IPA-SRA clone kernels: bios the builtin priced while the
+ *	registers' mapping was learned
  */
 struct iocost_stats {
 	u64 charges;
@@ -85,6 +106,8 @@ struct iocost_stats {
 	u64 vtime;
 	u64 builtin;
 	u64 hist[IOCOST_NR_HIST];
+	u64 fallback[IOCOST_NR_FALLBACK];
+	u64 learning;
 };
 
 /**
@@ -131,8 +154,18 @@ void iocost_bindings_show(struct seq_buf *s,
 void iocost_binding_stats(const struct iocost_binding *b,
 			  struct iocost_stats *sum);
 
-/* hook.c; the hooked function is checked in BTF at build time (btfgen.c) */
+/*
+ * hook.c; the hooked function is checked in BTF at build time (btfgen.c).
+ * Where BTF has only its callers, the kernel has GCC's IPA-SRA clone of it
+ * instead, found at init (clone.c).
+ */
+#define IOCOST_HOOK_CLONE (!IOCOST_HAVE_CALC_VTIME_COST_BUILTIN)
+#if IOCOST_HOOK_CLONE
+extern char iocost_clone_target[];
+#define IOCOST_HOOK_TARGET iocost_clone_target
+#else
 #define IOCOST_HOOK_TARGET "calc_vtime_cost_builtin"
+#endif
 
 int iocost_hook_init(void);
 void iocost_hook_exit(void);
@@ -198,6 +231,41 @@ bool iocost_devctx_shadow_ok(void);
 u64 iocost_builtin_price(const void *iocg, u64 opf, u64 nbytes, u64 sector,
 			 bool is_merge);
 unsigned int iocost_hist_bucket(u64 model, u64 builtin);
+
+/* clone.c: kernels with only the IPA-SRA clone (IOCOST_HOOK_CLONE) */
+enum { IOCOST_KIND_THROTTLE, IOCOST_KIND_MERGE, IOCOST_NR_KINDS };
+
+/**
+ * struct iocost_clone_call - one checked call of the IPA-SRA clone
+ * @bio: the bio its caller was given
+ * @iocg: its iocg argument
+ * @costp: where it stores the price
+ * @opf: the bio's bi_opf, as passed in a register
+ * @nbytes: its bi_iter.bi_size
+ * @sector: its bi_iter.bi_sector
+ * @is_merge: its is_merge argument
+ */
+struct iocost_clone_call {
+	struct bio *bio;
+	const void *iocg;
+	u64 *costp;
+	u64 opf;
+	u64 nbytes;
+	u64 sector;
+	bool is_merge;
+};
+
+struct ftrace_ops;
+struct ftrace_regs;
+extern struct ftrace_ops iocost_throttle_ops, iocost_merge_ops;
+extern const char * const iocost_fallback_names[IOCOST_NR_FALLBACK];
+int iocost_clone_init(void);
+void iocost_clone_exit(void);
+const char *iocost_clone_refuses(void);
+struct iocost_binding *iocost_clone_call(struct ftrace_regs *fregs,
+					 unsigned long parent_ip,
+					 struct iocost_clone_call *c);
+void iocost_clone_show(struct seq_buf *s);
 int iocost_devctx_init(void);
 
 /* tick.c */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Test model: records the deepest preemption count its calc_cost ever ran
- * at (the low byte of x86's per-CPU pcpu_hot.preempt_count: the
+ * at (the low byte of x86's per-CPU preempt count, pcpu_hot.preempt_count
+ * before Linux 6.15 and __preempt_count since (IOCOST_HAVE_PCPU_HOT, from
+ * the target's vmlinux.h): the
  * preempt_disable() depth, without the softirq/hardirq/NMI bits and the
  * inverted PREEMPT_NEED_RESCHED bit) and the number of calls, then prices
  * like the builtin (bpf/iocost_linear.bpf.h).  tests/vm/t/14-preempt.sh
@@ -15,7 +17,11 @@
 
 char _license[] SEC("license") = "GPL";
 
+#if IOCOST_HAVE_PCPU_HOT
 extern struct pcpu_hot pcpu_hot __ksym;
+#else
+extern int __preempt_count __ksym;
+#endif
 
 u64 max_depth;
 u64 calls;
@@ -24,8 +30,11 @@ SEC("struct_ops/calc_cost")
 u64 BPF_PROG(ctxprobe_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
-	struct pcpu_hot *hot = bpf_this_cpu_ptr(&pcpu_hot);
-	u64 depth = (u32)hot->preempt_count & 0xff;
+#if IOCOST_HAVE_PCPU_HOT
+	u64 depth = (u32)((struct pcpu_hot *)bpf_this_cpu_ptr(&pcpu_hot))->preempt_count & 0xff;
+#else
+	u64 depth = *(u32 *)bpf_this_cpu_ptr(&__preempt_count) & 0xff;
+#endif
 
 	/* a racy max: a lost update can only hide a depth another CPU saw too */
 	if (depth > max_depth)

@@ -97,8 +97,41 @@ test_dmesg() {
 
 load_module() {
 	if [ ! -d "$SYS" ]; then
-		insmod "$MOD" || { not_ok "insmod $MOD"; finish; }
+		insmod "$MOD" "$@" || { not_ok "insmod $MOD"; finish; }
+		[ -n "${IOCOST_NO_WARMUP:-}" ] || clone_warmup ||
+			{ not_ok "the module learns the clone's registers"; finish; }
 	fi
+}
+
+# is the pricing hook on calc_vtime_cost_builtin's IPA-SRA clone (src/clone.c)?
+clone_kernel() {
+	grep -q "IPA-SRA clone" "$SYS/hook"
+}
+
+# clone_warmup: on a kernel hooked through the IPA-SRA clone, the module
+# learns which register holds which bio field from the first bios of bound
+# disks, and the builtin prices those (stats "learning=").  Teach it here,
+# right after the module is loaded, on vdb from a cgroup of its own, so
+# that a test's measurements start with the model pricing.  Leaves no
+# binding, model, pin, cgroup or iocost setting behind; status 1 if the
+# module is not pricing afterwards.
+clone_warmup() {
+	local devt cg=/sys/fs/cgroup/clonewarm
+	clone_kernel || return 0
+	grep -q "^state pricing" "$SYS/hook" && return 0
+	devt=$(cat /sys/block/vdb/dev)
+	mkdir -p "$PINS" "$cg"
+	echo "$devt enable=1" >/sys/fs/cgroup/io.cost.qos &&
+		"$B/bin/test_min" --name clonewarm --pin "$PINS/clonewarm" >/dev/null &&
+		echo "$devt model=clonewarm" >"$SYS/bindings" &&
+		sh -c 'echo $$ >"$1/cgroup.procs"; exec dd if=/dev/vdb of=/dev/null bs=4k count=256 iflag=direct status=none' \
+			sh "$cg"
+	echo "$devt model=linear" >"$SYS/bindings"
+	rm -f "$PINS/clonewarm"
+	wait_unregistered clonewarm
+	echo "$devt enable=0 ctrl=auto" >/sys/fs/cgroup/io.cost.qos
+	rmdir "$cg"
+	grep -q "^state pricing" "$SYS/hook"
 }
 
 # wait_unload: rmmod, retrying while deferred frees drop the last references

@@ -17,8 +17,9 @@
 #   btf-member   iocost-btfgen: a struct member the module needs is missing
 #                from (or has another size in) the kernel's BTF
 #   isra-clone   iocost-btfgen: calc_vtime_cost_builtin is not in the
-#                kernel's BTF, and the booted kernel has only the compiler's
-#                IPA-SRA clone calc_vtime_cost_builtin.isra.N (Debian's 7.x)
+#                kernel's BTF, nor is what hooking its IPA-SRA clone needs
+#                (src/clone.c), and the booted kernel has only the clone
+#                calc_vtime_cost_builtin.isra.N
 # A kernel refused for a reason other than its own fails the matrix, as
 # does a supported one that is refused, or a refused one that builds.
 
@@ -33,7 +34,7 @@ matrix_reason_pattern() {
 	btf-member)
 		echo "struct [a-z0-9_]+ member '[^']+': [^:]+: this kernel is not supported" ;;
 	isra-clone)
-		echo "function calc_vtime_cost_builtin is not in the kernel's BTF: this kernel is not supported.* -- hook target: calc_vtime_cost_builtin\\.isra\\.[0-9]+ \\(not in BTF\\)" ;;
+		echo "function calc_vtime_cost_builtin is not in the kernel's BTF, and [^:]*: this kernel is not supported.* -- hook target: calc_vtime_cost_builtin\\.isra\\.[0-9]+ \\(not in BTF\\)" ;;
 	*)
 		return 1 ;;
 	esac

@@ -7,8 +7,12 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 
 check "insmod $(basename "$MOD") into $(uname -r)" insmod "$MOD"
 rel=$(uname -r | sed 's/[.+]/\\&/g')
+# the function itself, or where GCC emitted only its IPA-SRA clone, that
+target=$(sed -n 's/^target \([^ ]*\) .*/\1/p' "$SYS/hook")
+expect_match "the hook file names calc_vtime_cost_builtin or its clone" "$target" \
+	'^calc_vtime_cost_builtin(\.isra\.[0-9]+)?$'
 expect_match "log names the kernel and the hook target" "$(test_dmesg)" \
-	"iocost_bpf: kernel $rel, hook target calc_vtime_cost_builtin \(ftrace, ip-modify\), struct_ops iocost_model_ops registered"
+	"iocost_bpf: kernel $rel, hook target ${target//./\\.} \(ftrace, ip-modify\), struct_ops iocost_model_ops registered"
 check "module BTF is exposed at /sys/kernel/btf/iocost_bpf" test -f /sys/kernel/btf/iocost_bpf
 check "bpftool sees iocost_model_ops in the module BTF" \
 	sh -c "bpftool btf dump file /sys/kernel/btf/iocost_bpf | grep -q \"STRUCT 'iocost_model_ops'\""

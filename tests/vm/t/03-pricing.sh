@@ -30,10 +30,17 @@ echo "# builtin flush-heavy $base_flush, 6 KiB $base_6k, fresh cgroup from 1 GiB
 expect_eq "hook not installed before any binding" \
 	"$(grep -c calc_vtime_cost_builtin /sys/kernel/tracing/enabled_functions)" 0
 check "iocost_2x registers through its skeleton loader" "$B/bin/iocost_2x"
-expect_match "its calc_cost program is called directly (the log says so)" \
-	"$(test_dmesg)" "model iocost_2x registered \(calc_cost called directly\)"
-expect_nomatch "no trampoline note in the log" \
-	"$(test_dmesg)" "called through its struct_ops trampoline"
+# the direct call is made on the kernel version it was reviewed against
+case $KREL in
+6.12.*)
+	expect_match "its calc_cost program is called directly (the log says so)" \
+		"$(test_dmesg)" "model iocost_2x registered \(calc_cost called directly\)"
+	expect_nomatch "no trampoline note in the log" \
+		"$(test_dmesg)" "called through its struct_ops trampoline" ;;
+*)
+	expect_match "$KREL: called through its trampoline (the log says why)" "$(test_dmesg)" \
+		"model iocost_2x registered \(called through its struct_ops trampoline: the direct call was not reviewed for this kernel version\)" ;;
+esac
 
 # ---- errors: each changes nothing ----
 before=$(cat "$SYS/bindings")
@@ -117,12 +124,14 @@ expect_write "model=linear on an unbound disk is a no-op" "$SYS/bindings" "$D mo
 check "the last reference is gone: the module unloads" wait_unload
 
 # ---- direct_call=0: the same model through its struct_ops trampoline ----
-check "insmod with direct_call=0" insmod "$MOD" direct_call=0
+check "insmod with direct_call=0" load_module direct_call=0
 expect_write "direct_call takes a boolean" /sys/module/iocost_bpf/parameters/direct_call maybe EINVAL
 expect_eq "a refused write leaves it as it was" "$(cat /sys/module/iocost_bpf/parameters/direct_call)" N
 check "iocost_2x registers" "$B/bin/iocost_2x"
+why="direct_call=0"
+case $KREL in 6.12.*) ;; *) why="the direct call was not reviewed for this kernel version" ;; esac
 expect_match "the log says it is called through its trampoline" "$(test_dmesg)" \
-	"model iocost_2x registered \(called through its struct_ops trampoline: direct_call=0\)"
+	"model iocost_2x registered \(called through its struct_ops trampoline: $why\)"
 expect_write "bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
 read -r tr_seq tr_ios _ <<<"$(price t "$D" "${seq_io[@]}")"
 expect_ratio "through the trampoline: the same 2x price" "$tr_seq" "$x_seq" 0.999 1.001
