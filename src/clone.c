@@ -60,6 +60,10 @@
 
 #if IOCOST_HOOK_CLONE
 
+#if !IS_ENABLED(CONFIG_KPROBES) || !IS_ENABLED(CONFIG_KALLSYMS)
+#error "iocost_bpf finds the IPA-SRA clone's callers with CONFIG_KPROBES=y and CONFIG_KALLSYMS=y"
+#endif
+
 /* bios of bound disks that fix the mapping when it must be learned */
 #define IOCOST_CLONE_LEARN_IOS 64
 /* calls of the clone per caller we accept (6.12-7.3 have one) */
@@ -80,6 +84,7 @@ enum { IOCOST_F_OPF, IOCOST_F_NBYTES, IOCOST_F_SECTOR, IOCOST_NR_F };
 static const char * const iocost_field_names[IOCOST_NR_F] = {
 	"opf", "nbytes", "sector",
 };
+
 static const char * const iocost_reg_names[IOCOST_NR_F] = {
 	"rdi", "rsi", "rdx",
 };
@@ -230,8 +235,11 @@ static int iocost_clone_learn(const unsigned long *regs, const u64 *val,
 		"no single mapping of rdi, rsi and rdx to (opf, nbytes, sector) fits every bio";
 	unsigned int fits = iocost_clone_fits(regs, val), left;
 
-	/* the fault: a bio that contradicts every candidate left */
-	if (fits && unlikely(fault))
+	/*
+	 * The fault: once a first bio has narrowed the candidates, a bio that
+	 * fits none of them.
+	 */
+	if (fits && unlikely(fault) && atomic_read(&iocost_clone_cands) != 0x3f)
 		fits = ~atomic_read(&iocost_clone_cands) & 0x3f;
 	if (!fits)
 		return IOCOST_FB_ARGS;

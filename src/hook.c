@@ -77,7 +77,10 @@
  * (.constprop.N, .part.N, .isra.N) for some of its callers; a hook on one
  * copy would leave the other callers priced by the builtin without a
  * word.  iocost_hook_init() refuses the kernel if any hooked function has
- * such a copy beside it.
+ * such a copy beside it.  Where GCC emitted calc_vtime_cost_builtin only
+ * as an IPA-SRA clone (Debian's 7.x: not in BTF, the bio replaced by three
+ * of its fields), the handler hooks the clone instead, and clone.c checks
+ * each call against its caller's bio before the model may price it.
  *
  * The blkcg lifecycle follows the bindings, as the series specifies: while
  * at least one device is bound, two more ftrace handlers (no ip-modify)

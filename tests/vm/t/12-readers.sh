@@ -80,6 +80,8 @@ expect_eq "a non-root user reads bindings" "$("${nobody[@]}" cat "$SYS/bindings"
 expect_match "a non-root user reads stats" "$("${nobody[@]}" cat "$SYS/stats" 2>&1)" \
 	"^$D model=iocost_2x mode=enforce registered=1 charges=$c0 "
 expect_match "and models" "$("${nobody[@]}" cat "$SYS/models" 2>&1)" "^iocost_2x bindings=1$"
+expect_eq "and the hook file, the same as root sees" "$("${nobody[@]}" cat "$SYS/hook" 2>&1)" "$(cat "$SYS/hook")"
+expect_eq "the hook file is read-only (0444)" "$(stat -c %a "$SYS/hook")" 444
 expect_eq "the bindings are unchanged" "$(cat "$SYS/bindings")" "$before"
 expect_eq "the stats were not reset" "$(binding_stat "$D" charges)" "$c0"
 

@@ -40,13 +40,13 @@ mkdir -p "$PINS"
 D=$(iocost_enable vda) || { not_ok "enable iocost on vda"; finish; }
 check "vrate pinned at 100.00% on vda" pin_vrate "$D"
 io=(--filename=/dev/vda --rw=read --size=1m)
-read -r base _ <<<"$(price b "$D" "${io[@]}")"
+read -r base _ <<<"$(price c17b "$D" "${io[@]}")"
 echo "# builtin: $base us/op"
 check "iocost_2x registers" "$B/bin/iocost_2x"
 
 # ---- the shadow phase: the first 64 bios of a bound disk ----
 expect_write "bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
-read -r p ios _ <<<"$(price l "$D" "${io[@]}")"
+read -r p ios _ <<<"$(price c17l "$D" "${io[@]}")"
 expect_eq "fio's 256 IOs counted" "$ios" 256
 expect_eq "learning: the builtin priced the first 64, the model the rest" "$(fallbacks "$D")" \
 	" fallback_kind=0 fallback_caller=0 fallback_costp=0 fallback_args=0 fallback_blkg=0 learning=64"
@@ -60,7 +60,7 @@ expect_match "the log says when" "$(test_dmesg)" 'registers mapped after 64 bios
 
 # ---- every check, failed on purpose: the builtin prices, the reason counts ----
 expect_write "rebind: new counters" "$SYS/bindings" "$D model=iocost_2x" OK
-read -r x ios _ <<<"$(price x "$D" "${io[@]}")"
+read -r x ios _ <<<"$(price c17x "$D" "${io[@]}")"
 expect_ratio "iocost_2x through the clone: 2.000x the builtin" "$x" "$base" 1.99 2.01
 expect_eq "every IO priced by the model" "$(binding_stat "$D" charges)" "$ios"
 expect_eq "no fallback" "$(fallbacks "$D")" \
@@ -69,7 +69,7 @@ bit=2
 for reason in kind caller costp args blkg; do
 	expect_write "rebind before the $reason fault" "$SYS/bindings" "$D model=iocost_2x" OK
 	echo $bit >"$FAULT"
-	read -r f ios _ <<<"$(price "f$reason" "$D" "${io[@]}")"
+	read -r f ios _ <<<"$(price "c17f$reason" "$D" "${io[@]}")"
 	echo 0 >"$FAULT"
 	expect_ratio "$reason check failed: the builtin's price" "$f" "$base" 0.995 1.005
 	expect_eq "$reason check failed: every IO counted under fallback_$reason" \
@@ -84,12 +84,12 @@ done
 # the stash: no binding can be named, so the hook file counts it
 u0=$(unattributed)
 echo 1 >"$FAULT"
-read -r f ios _ <<<"$(price fstash "$D" "${io[@]}")"
+read -r f ios _ <<<"$(price c17fstash "$D" "${io[@]}")"
 echo 0 >"$FAULT"
 expect_ratio "stash check failed: the builtin's price" "$f" "$base" 0.995 1.005
 check "stash check failed: counted as unattributed" [ $(($(unattributed) - u0)) -ge "$ios" ]
 expect_write "clone_fault takes a number" "$FAULT" maybe EINVAL
-read -r x2 _ <<<"$(price x "$D" "${io[@]}")"
+read -r x2 _ <<<"$(price c17x "$D" "${io[@]}")"
 expect_ratio "faults off: 2.000x again" "$x2" "$base" 1.99 2.01
 expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
 rm -f "$PINS/iocost_2x"
@@ -100,7 +100,7 @@ check "the module unloads" wait_unload
 IOCOST_NO_WARMUP=1 load_module clone_fault=64
 check "iocost_2x registers" "$B/bin/iocost_2x"
 expect_write "bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
-read -r s _ <<<"$(price s "$D" "${io[@]}")"
+read -r s _ <<<"$(price c17s "$D" "${io[@]}")"
 expect_ratio "a bio contradicting every candidate: the builtin prices" "$s" "$base" 0.995 1.005
 expect_match "hook: disabled, with the reason" "$(hook)" \
 	'^state disabled: no single mapping of rdi, rsi and rdx to \(opf, nbytes, sector\) fits every bio$'
@@ -111,9 +111,11 @@ expect_eq "every disk unbound" "$(cat "$SYS/bindings")" ""
 expect_write "a new binding is refused" "$SYS/bindings" "$D model=iocost_2x" EOPNOTSUPP
 expect_match "with a log line" "$(test_dmesg)" "$D not bound: pricing through calc_vtime_cost_builtin\.isra\.[0-9]+ was disabled"
 echo 0 >"$FAULT"
-read -r s2 _ <<<"$(price s "$D" "${io[@]}")"
+read -r s2 _ <<<"$(price c17s "$D" "${io[@]}")"
 expect_ratio "still the builtin's price" "$s2" "$base" 0.995 1.005
 rm -f "$PINS/iocost_2x"
 wait_unregistered iocost_2x
 check "the module unloads" wait_unload
+# this test's cgroups (their cursors would carry into another test's)
+rmdir /sys/fs/cgroup/c17*
 finish
