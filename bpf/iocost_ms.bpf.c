@@ -18,11 +18,12 @@
  * claims its entry atomically.  As with the builtin cursor, the streams'
  * updates are lockless: concurrent submitters of one cgroup on one disk
  * may race on a slot, which can only misjudge one IO.  The streams live
- * in cgroup local storage, which bpf_cgrp_storage_get() can fail to give
- * to a new cgroup's first IOs when they race (the loser of the creation,
- * or on PREEMPT_RT a task that preempted another inside the helper): such
- * an IO is priced random and its stream is not recorded, so one more IO
- * of that stream is misjudged.
+ * in cgroup local storage.  When a new cgroup's first IOs race,
+ * bpf_cgrp_storage_get() creates it for one of them and gives the others
+ * NULL (-EEXIST inside): they look it up again, without creating.  Only
+ * where that fails too (on PREEMPT_RT, a task that preempted another
+ * inside the helper) is an IO priced random with its stream not recorded,
+ * so that one more IO of that stream is misjudged.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -70,6 +71,9 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 		return iocost_linear_cost(p, opf, nbytes, false, model_flags);
 	s = bpf_cgrp_storage_get(&streams, blkcg->css.cgroup, 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	/* the loser of a creation race: the winner's storage is there now */
+	if (!s)
+		s = bpf_cgrp_storage_get(&streams, blkcg->css.cgroup, 0, 0);
 	if (!s)
 		return iocost_linear_cost(p, opf, nbytes, false, model_flags);
 

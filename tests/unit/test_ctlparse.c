@@ -294,6 +294,8 @@ static void test_bindings(void)
 }
 
 #define ENF "254:0 model=m mode=enforce registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0"
+#define FB_KIND " fallback_kind=0"
+#define FB_REST " fallback_caller=0 fallback_costp=0 fallback_args=0 fallback_blkg=0"
 #define SHD "254:0 model=m mode=shadow registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0"
 
 static const struct refusal bad_stats[] = {
@@ -316,6 +318,9 @@ static const struct refusal bad_stats[] = {
 		-ERANGE, "a count beyond u64"
 	},
 	{ ENF " more=1", -EINVAL, "an extra field" },
+	{ ENF FB_KIND FB_REST, -EINVAL, "clone counters without learning" },
+	{ ENF FB_REST FB_KIND " learning=0", -EINVAL, "clone counters out of order" },
+	{ ENF FB_KIND FB_REST " learning=0 more=1", -EINVAL, "a field after the clone counters" },
 	{ "254:0 model=iocost_2x mode=enforce", -EINVAL, "a bindings line" },
 	{ "254:0 model=m registered=1 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=0",
 	  -EINVAL, "a missing mode (the format before shadow mode)" },
@@ -354,6 +359,7 @@ static const struct refusal bad_stats[] = {
 #define STATS_ENF "254:0 model=iocost_2x mode=enforce registered=1 charges=2048 merges=3 nodata=4 zero=5 clamped=6 vtime=6442450944\n"
 #define STATS_MAX "8:0 model=m mode=enforce registered=0 charges=0 merges=0 nodata=0 zero=0 clamped=0 vtime=18446744073709551615"
 #define STATS_SHD "254:16 model=iocost_2x mode=shadow registered=1 charges=20 merges=1 nodata=2 zero=0 clamped=0 vtime=6597069766 builtin=3298534883 hist=2,0,0,0,0,0,18,0"
+#define CLONE " fallback_kind=1 fallback_caller=2 fallback_costp=3 fallback_args=4 fallback_blkg=5 learning=64"
 #define STATS_SHD_MAX SHD " builtin=18446744073709551615 hist=1,2,3,4,5,6,7,18446744073709551615"
 
 static void test_stats(void)
@@ -381,6 +387,15 @@ static void test_stats(void)
 	   s.hist[0] == 1 && s.hist[3] == 4 && s.hist[6] == 7 &&
 	   s.hist[7] == UINT64_MAX,
 	   "stats: shadow, every bucket in its place, the largest counts");
+	ok(ctl_parse_stats_line(ENF CLONE "\n", &s) == 0 && s.has_clone &&
+	   s.fallback[0] == 1 && s.fallback[1] == 2 && s.fallback[2] == 3 &&
+	   s.fallback[3] == 4 && s.fallback[4] == 5 && s.learning == 64,
+	   "stats: an IPA-SRA clone kernel's enforce line, every reason in its place");
+	ok(ctl_parse_stats_line(SHD " builtin=0 hist=0,0,0,0,0,0,0,0" CLONE, &s) == 0 &&
+	   s.has_clone && s.mode == CTL_MODE_SHADOW && s.learning == 64,
+	   "stats: a clone kernel's shadow line");
+	ok(ctl_parse_stats_line(STATS_ENF, &s) == 0 && !s.has_clone,
+	   "stats: no clone counters on other kernels");
 	ok(ctl_parse_stats_line(SHD " builtin=0 hist=0,0,0,0,0,0,0,0 \x20\n", &s) == 0 &&
 	   s.mode == CTL_MODE_SHADOW && s.builtin == 0,
 	   "stats: shadow, nothing priced yet, trailing blanks");
@@ -492,13 +507,19 @@ static int json_valid(const char *json)
 	"{\"mode\":\"enforce\",\"registered\":true,\"charges\":16,"		\
 	"\"merges\":0,\"nodata\":0,\"zero\":0,"					\
 	"\"clamped\":0,\"vtime\":137438953472,\"vtime_us\":1000000.000,"	\
+	"\"fallback\":null,\"learning\":null,"					\
 	"\"builtin\":null,\"builtin_us\":null,\"ratio\":null,\"hist\":null}"
+
+#define JSON_CLONE							\
+	",\"fallback\":{\"kind\":1,\"caller\":2,\"costp\":3,"		\
+	"\"args\":4,\"blkg\":5},\"learning\":64,"
 
 #define JSON_SHD_LINE "254:0 model=iocost_2x mode=shadow registered=0 charges=20 merges=1 nodata=2 zero=0 clamped=0 vtime=6597069766 builtin=3298534883 hist=2,0,0,0,0,0,18,0"
 #define JSON_SHD									\
 	"{\"mode\":\"shadow\",\"registered\":false,\"charges\":20,"			\
 	"\"merges\":1,\"nodata\":2,\"zero\":0,"						\
 	"\"clamped\":0,\"vtime\":6597069766,\"vtime_us\":48000.000,"			\
+	"\"fallback\":null,\"learning\":null,"						\
 	"\"builtin\":3298534883,\"builtin_us\":24000.000,\"ratio\":2.000,\"hist\":["	\
 	"{\"bucket\":\"builtin 0\",\"ios\":2},{\"bucket\":\"<1/4\",\"ios\":0},"		\
 	"{\"bucket\":\"1/4-1/2\",\"ios\":0},{\"bucket\":\"1/2-0.9\",\"ios\":0},"	\
@@ -524,6 +545,11 @@ static void test_stats_json(void)
 		ok(1, "# SKIP no python3 to check the JSON");
 	else
 		ok(v == 1, "stats json: enforce is valid JSON (python3 -m json.tool)");
+
+	ctl_parse_stats_line(ENF CLONE, &s);
+	ctl_stats_json(buf, sizeof(buf), &s);
+	ok(strstr(buf, JSON_CLONE),
+	   "stats json: a clone kernel's counters: %s", buf);
 
 	ctl_parse_stats_line(JSON_SHD_LINE, &s);
 	n = ctl_stats_json(buf, sizeof(buf), &s);

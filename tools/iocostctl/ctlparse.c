@@ -256,6 +256,26 @@ static int parse_hist(const char **p, uint64_t *hist)
 	return ret;
 }
 
+const char *const ctl_fallback_names[CTL_NR_FALLBACK] = {
+	"kind", "caller", "costp", "args", "blkg",
+};
+
+/* " fallback_kind=N ... learning=N", when the line goes on */
+static int parse_clone_stats(const char **p, struct ctl_stats *r)
+{
+	char key[32];
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < CTL_NR_FALLBACK && !ret; i++) {
+		snprintf(key, sizeof(key), "fallback_%s", ctl_fallback_names[i]);
+		ret = need_blanks(p) ?: key_u64(p, key, &r->fallback[i]);
+	}
+	ret = ret ?: need_blanks(p) ?: key_u64(p, "learning", &r->learning);
+	r->has_clone = !ret;
+	return ret;
+}
+
 int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 {
 	struct ctl_stats r;
@@ -279,7 +299,9 @@ int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 		ret = need_blanks(&line) ?:
 		      key_u64(&line, "builtin", &r.builtin) ?:
 		      need_blanks(&line) ?: parse_hist(&line, r.hist);
-	/* an enforce line ends at vtime: no builtin, no hist */
+	/* then the clone's counters, or the end */
+	if (!ret && at_end(line))
+		ret = parse_clone_stats(&line, &r);
 	ret = ret ?: at_end(line);
 	if (ret)
 		return ret;
@@ -588,6 +610,15 @@ size_t ctl_stats_json(char *buf, size_t size, const struct ctl_stats *st)
 	       ctl_mode_name(st->mode), st->registered ? "true" : "false",
 	       st->charges, st->merges, st->nodata, st->zero, st->clamped,
 	       st->vtime, ctl_vtime_us(st->vtime));
+	if (!st->has_clone) {
+		append(buf, size, &n, ",\"fallback\":null,\"learning\":null");
+	} else {
+		append(buf, size, &n, ",\"fallback\":{");
+		for (i = 0; i < CTL_NR_FALLBACK; i++)
+			append(buf, size, &n, "%s\"%s\":%" PRIu64, i ? "," : "",
+			       ctl_fallback_names[i], st->fallback[i]);
+		append(buf, size, &n, "},\"learning\":%" PRIu64, st->learning);
+	}
 	if (st->mode != CTL_MODE_SHADOW) {
 		append(buf, size, &n,
 		       ",\"builtin\":null,\"builtin_us\":null,\"ratio\":null,\"hist\":null}");

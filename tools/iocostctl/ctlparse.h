@@ -74,7 +74,13 @@ struct ctl_binding {
  * charges..vtime count the model's prices (in shadow mode, what enforcing
  * would have charged); builtin is the sum of the builtin's prices of the
  * same bios (what was charged).  builtin and hist are 0 on enforce lines.
+ * On kernels hooked through the IPA-SRA clone (src/clone.c) both end with
+ * " fallback_kind=N fallback_caller=N fallback_costp=N fallback_args=N
+ * fallback_blkg=N learning=N" (has_clone 1): the bios left to the builtin,
+ * by reason, and those it priced while the registers were learned.
  */
+#define CTL_NR_FALLBACK	5
+
 struct ctl_stats {
 	struct ctl_devt dev;
 	char model[CTL_NAME_LEN];
@@ -83,7 +89,13 @@ struct ctl_stats {
 	uint64_t charges, merges, nodata, zero, clamped, vtime;
 	uint64_t builtin;
 	uint64_t hist[CTL_HIST_BUCKETS];
+	int has_clone;
+	uint64_t fallback[CTL_NR_FALLBACK];
+	uint64_t learning;
 };
+
+/* the reasons of fallback[], in the kernel's order (fallback_NAME=) */
+extern const char *const ctl_fallback_names[CTL_NR_FALLBACK];
 
 /*
  * "MAJ:MIN enable=1 ctrl=auto rpct=95.00 rlat=250000 wpct=95.00 wlat=250000

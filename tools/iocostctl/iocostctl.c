@@ -1277,6 +1277,20 @@ static void status_shadow(const struct ctl_stats *s)
 	putchar('\n');
 }
 
+/*
+ * On kernels hooked through the IPA-SRA clone: the bios the builtin priced
+ * instead of the model, by reason, and while the registers were learned.
+ */
+static void status_clone(const struct ctl_stats *s)
+{
+	unsigned int i;
+
+	printf("\nclone %u:%u: left to the builtin:", s->dev.major, s->dev.minor);
+	for (i = 0; i < CTL_NR_FALLBACK; i++)
+		printf(" %s %" PRIu64 ",", ctl_fallback_names[i], s->fallback[i]);
+	printf(" learning %" PRIu64 "\n", s->learning);
+}
+
 static void status_text(const struct ctl_model *models, size_t nmodels,
 			const struct dev_row *rows, size_t nrows)
 {
@@ -1323,6 +1337,9 @@ static void status_text(const struct ctl_model *models, size_t nmodels,
 		       r->bind ? r->bind->model : "linear",
 		       s && !s->registered ? " (unregistered)" : "");
 	}
+	for (i = 0; i < nrows; i++)
+		if (rows[i].stats && rows[i].stats->has_clone)
+			status_clone(rows[i].stats);
 	for (i = 0; i < nrows; i++)
 		if (rows[i].stats && rows[i].stats->mode == CTL_MODE_SHADOW)
 			status_shadow(rows[i].stats);
