@@ -19,7 +19,8 @@
  *    function must not exist; otherwise the kernel is refused.  The
  *    return addresses of those calls are the only ones accepted later;
  *  - while hooked, a handler at each caller's entry (no ip-modify) stashes
- *    {current, bio, kind} in a per-cpu slot of the interrupt level;
+ *    {current, bio, kind} in a per-cpu ring of the interrupt level (a task
+ *    preempted in between finds it later, on any CPU);
  *  - the clone's handler (hook.c) asks iocost_clone_call() for the call's
  *    arguments.  They are given only when every check holds: the stash is
  *    the current task's (consumed: one stash, one call), the kind is
@@ -36,8 +37,9 @@
  *    each one's registers narrow the six permutations; pricing starts when
  *    exactly one is left, and every later bio is still checked against it;
  *  - a failed check leaves the bio to the builtin and counts the reason in
- *    the binding's stats (fallback_*=); a failed stash, which names no
- *    disk, in the hook file's "unattributed" count.  A structural
+ *    the binding's stats (fallback_*=) and in the module's totals (the hook
+ *    file's "fallbacks since load" line, logged at unload); a missing
+ *    stash, which names no disk, only there, as "unattributed".  A structural
  *    mismatch (no single mapping fits the bios) disables pricing through
  *    the clone: every disk goes back to the builtin, new bindings are
  *    refused, and the kernel log says why.
@@ -103,16 +105,32 @@ const char * const iocost_fallback_names[IOCOST_NR_FALLBACK] = {
 	[IOCOST_FB_BLKG] = "blkg",
 };
 
-/* what the callers' entry handlers leave for the clone's */
+/*
+ * What a caller's entry handler leaves for the clone's: a ring of the last
+ * IOCOST_STASH_RING entries per CPU and interrupt level (task, softirq,
+ * hardirq, NMI).  A task preempted between its caller's entry and the
+ * clone (the 7.x kernels are PREEMPT_LAZY) finds its entry behind the
+ * ones of the tasks that ran meanwhile, or, if it moved, on the CPU it
+ * ran on: on a miss the clone's handler looks there too.  An entry is
+ * published with its task last and taken by a cmpxchg of that task back
+ * to NULL, so that a reader on another CPU never takes a half-written one.
+ */
+#define IOCOST_STASH_RING 4
+
 struct iocost_clone_stash {
 	struct task_struct *task;
 	struct bio *bio;
 	unsigned int kind;
 };
 
-/* one per interrupt level (task, softirq, hardirq, NMI) */
-static DEFINE_PER_CPU(struct iocost_clone_stash, iocost_clone_stash[4]);
+struct iocost_clone_ring {
+	unsigned int next;
+	struct iocost_clone_stash e[IOCOST_STASH_RING];
+};
+
+static DEFINE_PER_CPU(struct iocost_clone_ring, iocost_clone_rings[4]);
 static DEFINE_PER_CPU(u64, iocost_clone_unattributed);
+static DEFINE_PER_CPU(u64, iocost_clone_fallbacks[IOCOST_NR_FALLBACK]);
 
 char iocost_clone_target[KSYM_NAME_LEN];
 static unsigned long iocost_clone_ret[IOCOST_NR_KINDS][IOCOST_CLONE_MAX_SITES];
@@ -164,14 +182,57 @@ const char *iocost_clone_refuses(void)
 static void notrace iocost_clone_stash_entry(struct ftrace_regs *fregs,
 					     unsigned int kind)
 {
+	struct iocost_clone_ring *r;
 	struct iocost_clone_stash *s;
 
 	preempt_disable_notrace();
-	s = this_cpu_ptr(&iocost_clone_stash[interrupt_context_level()]);
+	r = this_cpu_ptr(&iocost_clone_rings[interrupt_context_level()]);
+	s = &r->e[r->next++ % IOCOST_STASH_RING];
+	WRITE_ONCE(s->task, NULL);
+	smp_wmb();	/* a reader elsewhere sees NULL before the new fields */
 	s->bio = (void *)ftrace_regs_get_argument(fregs, iocost_callers[kind].bio_arg);
 	s->kind = kind;
-	s->task = current;
+	smp_wmb();	/* ... and the fields before the task */
+	WRITE_ONCE(s->task, current);
 	preempt_enable_notrace();
+}
+
+/* take @r's entry of the current task, newest first; false if none */
+static bool notrace iocost_clone_take(struct iocost_clone_ring *r,
+				      struct bio **bio, unsigned int *kind)
+{
+	unsigned int i, next = READ_ONCE(r->next);
+	struct iocost_clone_stash *s;
+
+	for (i = 1; i <= IOCOST_STASH_RING; i++) {
+		s = &r->e[(next - i) % IOCOST_STASH_RING];
+		if (READ_ONCE(s->task) != current)
+			continue;
+		smp_rmb();	/* pairs with the writer's second smp_wmb() */
+		*bio = READ_ONCE(s->bio);
+		*kind = READ_ONCE(s->kind);
+		/* one entry, one call; a rewrite meanwhile cleared the task */
+		if (cmpxchg(&s->task, current, NULL) == current)
+			return true;
+	}
+	return false;
+}
+
+/* the current task's entry: on this CPU, else on any (it moved) */
+static bool notrace iocost_clone_stash_find(struct bio **bio,
+					    unsigned int *kind)
+{
+	unsigned int level = interrupt_context_level();
+	int cpu;
+
+	if (iocost_clone_take(this_cpu_ptr(&iocost_clone_rings[level]), bio, kind))
+		return true;
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id() &&
+		    iocost_clone_take(per_cpu_ptr(&iocost_clone_rings[level], cpu),
+				      bio, kind))
+			return true;
+	return false;
 }
 
 static void notrace iocost_throttle_handler(unsigned long ip,
@@ -270,7 +331,6 @@ struct iocost_binding *notrace
 iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 		  struct iocost_clone_call *c)
 {
-	struct iocost_clone_stash *s;
 	struct iocost_binding *b;
 	struct blkcg_gq *blkg;
 	unsigned long regs[IOCOST_NR_F];
@@ -282,15 +342,11 @@ iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 
 	if (READ_ONCE(iocost_clone_broken))
 		return NULL;
-	s = this_cpu_ptr(&iocost_clone_stash[interrupt_context_level()]);
-	if (s->task != current || unlikely(fault & IOCOST_FAULT_STASH)) {
-		s->task = NULL;
+	if (!iocost_clone_stash_find(&bio, &kind) ||
+	    unlikely(fault & IOCOST_FAULT_STASH)) {
 		this_cpu_inc(iocost_clone_unattributed);
 		return NULL;
 	}
-	s->task = NULL;	/* one stash, one call */
-	bio = s->bio;
-	kind = s->kind;
 	if (!bio->bi_bdev || !bio->bi_blkg)
 		return NULL;
 	b = iocost_binding_find(bio->bi_bdev->bd_disk);
@@ -343,11 +399,36 @@ iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 	return b;
 
 fallback:
-	if (fb == IOCOST_NR_FALLBACK)
+	if (fb == IOCOST_NR_FALLBACK) {
 		this_cpu_inc(b->stats->learning);
-	else
+	} else {
 		this_cpu_inc(b->stats->fallback[fb]);
+		this_cpu_inc(iocost_clone_fallbacks[fb]);
+	}
 	return NULL;
+}
+
+/*
+ * "fallbacks since load kind=N caller=N costp=N args=N blkg=N
+ * unattributed=N": every bio the builtin priced after a failed check
+ */
+static void iocost_clone_fallbacks_line(struct seq_buf *s)
+{
+	unsigned int f;
+	u64 sum;
+	int cpu;
+
+	seq_buf_printf(s, "fallbacks since load");
+	for (f = 0; f < IOCOST_NR_FALLBACK; f++) {
+		sum = 0;
+		for_each_possible_cpu(cpu)
+			sum += READ_ONCE(*per_cpu_ptr(&iocost_clone_fallbacks[f], cpu));
+		seq_buf_printf(s, " %s=%llu", iocost_fallback_names[f], sum);
+	}
+	sum = 0;
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(&iocost_clone_unattributed, cpu));
+	seq_buf_printf(s, " unattributed=%llu", sum);
 }
 
 /**
@@ -359,8 +440,6 @@ void iocost_clone_show(struct seq_buf *s)
 	const char *broken = READ_ONCE(iocost_clone_broken);
 	int perm = READ_ONCE(iocost_clone_perm);
 	unsigned int i, f;
-	u64 sum = 0;
-	int cpu;
 
 	seq_buf_printf(s, "target %s (IPA-SRA clone, not in BTF)\n",
 		       iocost_clone_target);
@@ -382,9 +461,8 @@ void iocost_clone_show(struct seq_buf *s)
 				       iocost_reg_names[iocost_perms[perm][f]]);
 		seq_buf_printf(s, " (learned)\n");
 	}
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(*per_cpu_ptr(&iocost_clone_unattributed, cpu));
-	seq_buf_printf(s, "unattributed %llu\n", sum);
+	iocost_clone_fallbacks_line(s);
+	seq_buf_putc(s, '\n');
 	seq_buf_printf(s, "state %s%s\n", broken ? "disabled: " : perm < 0 ?
 		       "learning" : "pricing", broken ?: "");
 }
@@ -497,11 +575,18 @@ int iocost_clone_init(void)
 }
 
 /**
- * iocost_clone_exit - no structural-mismatch work runs after this
+ * iocost_clone_exit - no structural-mismatch work runs after this; the
+ *	fallbacks since load go to the kernel log
  */
 void iocost_clone_exit(void)
 {
+	char line[160];
+	struct seq_buf s;
+
 	cancel_work_sync(&iocost_clone_fail_work);
+	seq_buf_init(&s, line, sizeof(line));
+	iocost_clone_fallbacks_line(&s);
+	pr_info("%s: %s\n", iocost_clone_target, seq_buf_str(&s));
 }
 
 #endif /* IOCOST_HOOK_CLONE */

@@ -157,6 +157,19 @@ run "$CTL" status
 expect_match "status: vda's line" "$out" "^$D +vda +on +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+ +enforce +iocost_2x$"
 expect_match "status: the MODE column" "$out" "^DEVICE +NAME +IOCOST +CHARGES +MERGES +NODATA +ZERO +CLAMPED +VTIME_S +MODE +MODEL$"
 expect_nomatch "status: no shadow block for an enforce binding" "$out" "^shadow "
+# the IPA-SRA clone's counters (src/clone.c), on the kernels that have them
+if clone_kernel; then
+	expect_match "status: the clone's line: nothing left to the builtin" "$out" \
+		"^clone $D: left to the builtin: kind 0, caller 0, costp 0, args 0, blkg 0, learning 0$"
+	want="[({'kind': 0, 'caller': 0, 'costp': 0, 'args': 0, 'blkg': 0}, 0)]"
+else
+	expect_nomatch "status: no clone line" "$out" "^clone "
+	want="[(None, None)]"
+fi
+run "$CTL" status --json
+expect_eq "status --json: the clone's counters (null without the clone)" \
+	"$(json_get '[(x["stats"]["fallback"], x["stats"]["learning"]) for x in d["devices"] if x["name"] == "vda"]')" "$want"
+run "$CTL" status
 
 expect_run "bind $D (MAJ:MIN) to ms2" 0 "^bound $D \(vda\) to ms2$" "$CTL" bind "$D" ms2
 expect_eq "bindings after bind MAJ:MIN" "$(cat "$SYS/bindings")" "$D model=ms2 mode=enforce"
@@ -168,7 +181,7 @@ expect_run "bind vda to iocost_2x --shadow" 0 \
 	"$CTL" bind vda iocost_2x --shadow
 expect_eq "bindings after bind --shadow" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=shadow"
 expect_match "stats of a fresh shadow binding" "$(cat "$SYS/stats")" \
-	"^$D model=iocost_2x mode=shadow registered=1 charges=0 .* builtin=0 hist=0,0,0,0,0,0,0,0$"
+	"^$D model=iocost_2x mode=shadow registered=1 charges=0 .* builtin=0 hist=0,0,0,0,0,0,0,0( fallback_kind=0 fallback_caller=0 fallback_costp=0 fallback_args=0 fallback_blkg=0 learning=0)?$"
 sh -c 'echo $$ > /sys/fs/cgroup/t08/cgroup.procs; exec dd if=/dev/vda of=/dev/null bs=4k count=16 iflag=direct 2>/dev/null'
 run "$CTL" status
 expect_eq "status in shadow mode: exit status" "$rc" 0

@@ -27,12 +27,14 @@ hook() { cat "$SYS/hook"; }
 fallbacks() {
 	grep "^$1 " "$SYS/stats" | grep -o ' fallback_[a-z]*=[0-9]*\| learning=[0-9]*' | tr -d '\n'
 }
-unattributed() { sed -n 's/^unattributed //p' "$SYS/hook"; }
+unattributed() { sed -n 's/^fallbacks since load .* unattributed=//p' "$SYS/hook"; }
 
 expect_match "hook: the clone is the target" "$(hook)" '^target calc_vtime_cost_builtin\.isra\.[0-9]+ \(IPA-SRA clone, not in BTF\)'
 expect_match "hook: ioc_rqos_throttle's call of it" "$(hook)" '^caller ioc_rqos_throttle calls ioc_rqos_throttle\+0x[0-9a-f]+/0x[0-9a-f]+'
 expect_match "hook: ioc_rqos_merge's call of it" "$(hook)" '^caller ioc_rqos_merge calls ioc_rqos_merge\+0x[0-9a-f]+/0x[0-9a-f]+'
 expect_match "hook: learning, nothing seen yet" "$(hook)" '^mapping learning: 0 of 64 bios, candidates 0x3f$'
+expect_match "hook: no fallback yet" "$(hook)" \
+	'^fallbacks since load kind=0 caller=0 costp=0 args=0 blkg=0 unattributed=0$'
 expect_match "the log says how it hooks" "$(test_dmesg)" \
 	'iocost_bpf: hooking calc_vtime_cost_builtin\.isra\.[0-9]+, called by ioc_rqos_throttle and ioc_rqos_merge; its registers are mapped from the first 64 bios of bound disks'
 
@@ -79,6 +81,8 @@ for reason in kind caller costp args blkg; do
 		"$(echo " fallback_kind=0 fallback_caller=0 fallback_costp=0 fallback_args=0 fallback_blkg=0 learning=0" |
 		   sed "s/ fallback_$reason=0//")"
 	expect_eq "$reason check failed: no charge" "$(binding_stat "$D" charges)" 0
+	expect_match "$reason check failed: counted in the module's totals too" "$(hook)" \
+		"^fallbacks since load .*$reason=$ios( |\$)"
 	bit=$((bit * 2))
 done
 # the stash: no binding can be named, so the hook file counts it
@@ -95,6 +99,8 @@ expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
 rm -f "$PINS/iocost_2x"
 wait_unregistered iocost_2x
 check "the module unloads" wait_unload
+expect_match "the unload logs the fallbacks since load" "$(test_dmesg)" \
+	'calc_vtime_cost_builtin\.isra\.[0-9]+: fallbacks since load kind=[1-9][0-9]* caller=[1-9][0-9]* costp=[1-9][0-9]* args=[1-9][0-9]* blkg=[1-9][0-9]* unattributed=[1-9][0-9]*'
 
 # ---- a structural mismatch while learning ----
 IOCOST_NO_WARMUP=1 load_module clone_fault=64
