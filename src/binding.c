@@ -67,11 +67,26 @@ static DECLARE_WORK(iocost_gone_work, iocost_gone_workfn);
  */
 struct iocost_binding *notrace iocost_binding_find(struct gendisk *disk)
 {
+	return iocost_binding_lookup(disk_devt(disk), disk->diskseq);
+}
+
+/**
+ * iocost_binding_lookup - the binding of a disk, by its dev_t and diskseq
+ * @devt: the whole disk's dev_t
+ * @diskseq: its sequence number
+ *
+ * For the IPA-SRA clone's handler (clone.c), which has these copied, not
+ * a disk it may follow.
+ *
+ * Context: an RCU read-side critical section (the handler's).
+ * Return: the binding, or NULL if that disk is not bound.
+ */
+struct iocost_binding *notrace iocost_binding_lookup(dev_t devt, u64 diskseq)
+{
 	struct iocost_binding *b;
-	dev_t devt = disk_devt(disk);
 
 	hash_for_each_possible_rcu_notrace(iocost_bindings_hash, b, hnode, devt)
-		if (b->devt == devt && b->diskseq == disk->diskseq)
+		if (b->devt == devt && b->diskseq == diskseq)
 			return b;
 	return NULL;
 }

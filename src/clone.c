@@ -50,6 +50,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bio.h>
+#include <linux/blkdev.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
@@ -114,12 +115,23 @@ const char * const iocost_fallback_names[IOCOST_NR_FALLBACK] = {
  * ran on: on a miss the clone's handler looks there too.  An entry is
  * published with its task last and taken by a cmpxchg of that task back
  * to NULL, so that a reader on another CPU never takes a half-written one.
+ *
+ * An entry holds copies of what the checks need, never the bio to read
+ * later: a caller that returns before calling the clone (root cgroup,
+ * iocost off) leaves its entry behind, and should a task's fresh entry be
+ * overwritten while it was preempted, the search may find an old one of
+ * it, whose bio (and disk) may be gone.  Such an entry fails the checks on
+ * its copies; the only pointer followed is iocg's, read without faulting,
+ * and its blkg once it equals the entry's.
  */
 #define IOCOST_STASH_RING 4
 
 struct iocost_clone_stash {
 	struct task_struct *task;
-	struct bio *bio;
+	struct blkcg_gq *blkg;
+	u64 val[IOCOST_NR_F];	/* the bio's opf, nbytes, sector */
+	dev_t devt;		/* its whole disk, and that disk's diskseq */
+	u64 diskseq;
 	unsigned int kind;
 };
 
@@ -185,21 +197,34 @@ static void notrace iocost_clone_stash_entry(struct ftrace_regs *fregs,
 	struct iocost_clone_ring *r;
 	struct iocost_clone_stash *s;
 
+	struct bio *bio = (void *)ftrace_regs_get_argument(fregs,
+							   iocost_callers[kind].bio_arg);
+	struct gendisk *disk;
+
+	/* not a bio blk-iocost prices: no entry, as if it had not been called */
+	if (!bio->bi_bdev || !bio->bi_blkg)
+		return;
+	disk = bio->bi_bdev->bd_disk;
 	preempt_disable_notrace();
 	r = this_cpu_ptr(&iocost_clone_rings[interrupt_context_level()]);
 	s = &r->e[r->next++ % IOCOST_STASH_RING];
 	WRITE_ONCE(s->task, NULL);
 	smp_wmb();	/* a reader elsewhere sees NULL before the new fields */
-	s->bio = (void *)ftrace_regs_get_argument(fregs, iocost_callers[kind].bio_arg);
+	s->blkg = bio->bi_blkg;
+	s->val[IOCOST_F_OPF] = (__force u32)bio->bi_opf;
+	s->val[IOCOST_F_NBYTES] = bio->bi_iter.bi_size;
+	s->val[IOCOST_F_SECTOR] = bio->bi_iter.bi_sector;
+	s->devt = disk_devt(disk);
+	s->diskseq = disk->diskseq;
 	s->kind = kind;
 	smp_wmb();	/* ... and the fields before the task */
 	WRITE_ONCE(s->task, current);
 	preempt_enable_notrace();
 }
 
-/* take @r's entry of the current task, newest first; false if none */
+/* take @r's entry of the current task into @e, newest first */
 static bool notrace iocost_clone_take(struct iocost_clone_ring *r,
-				      struct bio **bio, unsigned int *kind)
+				      struct iocost_clone_stash *e)
 {
 	unsigned int i, next = READ_ONCE(r->next);
 	struct iocost_clone_stash *s;
@@ -209,8 +234,7 @@ static bool notrace iocost_clone_take(struct iocost_clone_ring *r,
 		if (READ_ONCE(s->task) != current)
 			continue;
 		smp_rmb();	/* pairs with the writer's second smp_wmb() */
-		*bio = READ_ONCE(s->bio);
-		*kind = READ_ONCE(s->kind);
+		*e = *s;
 		/* one entry, one call; a rewrite meanwhile cleared the task */
 		if (cmpxchg(&s->task, current, NULL) == current)
 			return true;
@@ -219,18 +243,16 @@ static bool notrace iocost_clone_take(struct iocost_clone_ring *r,
 }
 
 /* the current task's entry: on this CPU, else on any (it moved) */
-static bool notrace iocost_clone_stash_find(struct bio **bio,
-					    unsigned int *kind)
+static bool notrace iocost_clone_stash_find(struct iocost_clone_stash *e)
 {
 	unsigned int level = interrupt_context_level();
 	int cpu;
 
-	if (iocost_clone_take(this_cpu_ptr(&iocost_clone_rings[level]), bio, kind))
+	if (iocost_clone_take(this_cpu_ptr(&iocost_clone_rings[level]), e))
 		return true;
 	for_each_online_cpu(cpu)
 		if (cpu != smp_processor_id() &&
-		    iocost_clone_take(per_cpu_ptr(&iocost_clone_rings[level], cpu),
-				      bio, kind))
+		    iocost_clone_take(per_cpu_ptr(&iocost_clone_rings[level], cpu), e))
 			return true;
 	return false;
 }
@@ -331,39 +353,34 @@ struct iocost_binding *notrace
 iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 		  struct iocost_clone_call *c)
 {
+	unsigned int fault = READ_ONCE(clone_fault), i;
+	unsigned long regs[IOCOST_NR_F];
+	struct iocost_clone_stash e;
 	struct iocost_binding *b;
 	struct blkcg_gq *blkg;
-	unsigned long regs[IOCOST_NR_F];
-	unsigned int fault = READ_ONCE(clone_fault), i, kind;
-	u64 val[IOCOST_NR_F];
-	struct bio *bio;
 	int perm, fb;
 	bool merge;
 
 	if (READ_ONCE(iocost_clone_broken))
 		return NULL;
-	if (!iocost_clone_stash_find(&bio, &kind) ||
-	    unlikely(fault & IOCOST_FAULT_STASH)) {
+	if (!iocost_clone_stash_find(&e) || unlikely(fault & IOCOST_FAULT_STASH)) {
 		this_cpu_inc(iocost_clone_unattributed);
 		return NULL;
 	}
-	if (!bio->bi_bdev || !bio->bi_blkg)
-		return NULL;
-	b = iocost_binding_find(bio->bi_bdev->bd_disk);
+	b = iocost_binding_lookup(e.devt, e.diskseq);
 	if (!b)
 		return NULL;
 
 	c->is_merge = (u8)ftrace_regs_get_argument(fregs, 4);
-	merge = kind == IOCOST_KIND_MERGE;
+	merge = e.kind == IOCOST_KIND_MERGE;
 	fb = IOCOST_FB_KIND;
-	if (c->is_merge != merge ||
-	    unlikely(fault & IOCOST_FAULT(fb)))
+	if (c->is_merge != merge || unlikely(fault & IOCOST_FAULT(fb)))
 		goto fallback;
 	fb = IOCOST_FB_CALLER;
-	for (i = 0; i < iocost_clone_nr_ret[kind]; i++)
-		if (parent_ip == iocost_clone_ret[kind][i])
+	for (i = 0; i < iocost_clone_nr_ret[e.kind]; i++)
+		if (parent_ip == iocost_clone_ret[e.kind][i])
 			break;
-	if (i == iocost_clone_nr_ret[kind] || unlikely(fault & IOCOST_FAULT(fb)))
+	if (i == iocost_clone_nr_ret[e.kind] || unlikely(fault & IOCOST_FAULT(fb)))
 		goto fallback;
 	c->costp = (u64 *)ftrace_regs_get_argument(fregs, 5);
 	fb = IOCOST_FB_COSTP;
@@ -372,30 +389,28 @@ iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 
 	for (i = 0; i < IOCOST_NR_F; i++)
 		regs[i] = ftrace_regs_get_argument(fregs, i);
-	val[IOCOST_F_OPF] = (__force u32)bio->bi_opf;
-	val[IOCOST_F_NBYTES] = bio->bi_iter.bi_size;
-	val[IOCOST_F_SECTOR] = bio->bi_iter.bi_sector;
 	if (unlikely(fault & IOCOST_FAULT(IOCOST_FB_ARGS)))
 		regs[0] ^= 1;
 	perm = READ_ONCE(iocost_clone_perm);
 	if (perm < 0) {
-		fb = iocost_clone_learn(regs, val, fault & IOCOST_FAULT_MAP);
+		fb = iocost_clone_learn(regs, e.val, fault & IOCOST_FAULT_MAP);
 		goto fallback;
 	}
 	fb = IOCOST_FB_ARGS;
-	if (!(iocost_clone_fits(regs, val) & BIT(perm)))
+	if (!(iocost_clone_fits(regs, e.val) & BIT(perm)))
 		goto fallback;
 
 	c->iocg = (void *)ftrace_regs_get_argument(fregs, 3);
 	fb = IOCOST_FB_BLKG;
 	if (get_kernel_nofault(blkg, (struct blkcg_gq **)((char *)c->iocg +
 							  IOCOST_OFF_IOCG_PD_BLKG)) ||
-	    blkg != bio->bi_blkg || unlikely(fault & IOCOST_FAULT(fb)))
+	    blkg != e.blkg || unlikely(fault & IOCOST_FAULT(fb)))
 		goto fallback;
-	c->bio = bio;
-	c->opf = val[IOCOST_F_OPF];
-	c->nbytes = val[IOCOST_F_NBYTES];
-	c->sector = val[IOCOST_F_SECTOR];
+	/* iocg's blkg, alive while the caller holds the bio */
+	c->blkg = blkg;
+	c->opf = e.val[IOCOST_F_OPF];
+	c->nbytes = e.val[IOCOST_F_NBYTES];
+	c->sector = e.val[IOCOST_F_SECTOR];
 	return b;
 
 fallback:

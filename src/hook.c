@@ -305,10 +305,10 @@ static __always_inline void iocost_model_exit(void)
 	}
 }
 
-/* bio_blkcg_css()->blkcg, without the call */
-static __always_inline struct blkcg *iocost_bio_blkcg(struct bio *bio)
+/* bio_blkcg_css()->blkcg, without the call: the blkg's blkcg */
+static __always_inline struct blkcg *iocost_blkg_blkcg(struct blkcg_gq *blkg)
 {
-	return *(struct blkcg **)((char *)bio->bi_blkg + IOCOST_OFF_BLKG_BLKCG);
+	return *(struct blkcg **)((char *)blkg + IOCOST_OFF_BLKG_BLKCG);
 }
 
 #if !IOCOST_HOOK_CLONE
@@ -342,7 +342,7 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 	b = iocost_binding_find(bio->bi_bdev->bd_disk);
 	if (!b)
 		goto out;
-	blkcg = iocost_bio_blkcg(bio);
+	blkcg = iocost_blkg_blkcg(bio->bi_blkg);
 	opf = (__force u32)bio->bi_opf;
 	nbytes = bio->bi_iter.bi_size;
 	sector = bio->bi_iter.bi_sector;
@@ -374,7 +374,7 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 	b = iocost_clone_call(fregs, parent_ip, &c);
 	if (!b)
 		goto out;
-	blkcg = iocost_bio_blkcg(c.bio);
+	blkcg = iocost_blkg_blkcg(c.blkg);
 	if (unlikely(b->shadow)) {
 		iocost_shadow(b, c.opf, c.nbytes, c.sector, blkcg, c.iocg,
 			      c.is_merge);

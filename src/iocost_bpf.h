@@ -25,6 +25,7 @@
 #include "../include/iocost_model.h"
 #include "iocost_btf.h"		/* generated from the target kernel's BTF */
 
+struct blkcg_gq;
 struct block_device;
 struct btf;
 struct bpf_map;
@@ -143,6 +144,7 @@ struct iocost_binding {
 extern struct mutex iocost_lock;	/* registry and bindings */
 extern struct list_head iocost_bound_models;
 struct iocost_binding *iocost_binding_find(struct gendisk *disk);
+struct iocost_binding *iocost_binding_lookup(dev_t devt, u64 diskseq);
 int iocost_bind(struct gendisk *disk, const char *name, bool shadow);
 bool iocost_unbind(dev_t devt);
 void iocost_bindings_sync(void);
@@ -237,7 +239,7 @@ enum { IOCOST_KIND_THROTTLE, IOCOST_KIND_MERGE, IOCOST_NR_KINDS };
 
 /**
  * struct iocost_clone_call - one checked call of the IPA-SRA clone
- * @bio: the bio its caller was given
+ * @blkg: the blkg of the bio its caller was given, which is iocg's
  * @iocg: its iocg argument
  * @costp: where it stores the price
  * @opf: the bio's bi_opf, as passed in a register
@@ -246,7 +248,7 @@ enum { IOCOST_KIND_THROTTLE, IOCOST_KIND_MERGE, IOCOST_NR_KINDS };
  * @is_merge: its is_merge argument
  */
 struct iocost_clone_call {
-	struct bio *bio;
+	struct blkcg_gq *blkg;
 	const void *iocg;
 	u64 *costp;
 	u64 opf;
