@@ -208,6 +208,7 @@ vm-build-foreign:
 	@test -f $(FOREIGN_VMLINUX) || tests/vm/fetch-kernel $(IOCOST_FOREIGN_KERNEL)
 	$(MAKE) KDIR=$(VM_KDIR) BTF_VMLINUX=$(FOREIGN_VMLINUX) \
 		IOCOST_OUT=build/$(VM_KERNEL)/foreign build/$(VM_KERNEL)/foreign/iocost_bpf.ko
+	echo $(IOCOST_FOREIGN_KERNEL) > build/$(VM_KERNEL)/foreign/btf-kernel
 
 check: deps
 	$(MAKE) unit
