@@ -27,6 +27,22 @@ io() {
 }
 charges() { c=$(binding_stat "$D" charges); echo "${c:-0}"; }
 
+# Kernels that cannot turn ftrace off at all (7.x: EOPNOTSUPP, nothing
+# bound) cannot have the defect: check that it stays so while bound
+if [ "$("$WR" "$FE" 0)" = EOPNOTSUPP ]; then
+	echo "# $KREL refuses kernel.ftrace_enabled=0 by itself (EOPNOTSUPP)"
+	expect_eq "ftrace_enabled stays 1" "$(cat $FE)" 1
+	expect_write "bind iocost_2x" "$SYS/bindings" "$D model=iocost_2x" OK
+	expect_write "ftrace_enabled=0 while bound: refused by the kernel" "$FE" 0 EOPNOTSUPP
+	c0=$(charges)
+	io 256
+	expect_eq "the bound disk's IOs are charged by the model (charges grew by 256)" \
+		"$(( $(charges) - c0 ))" 256
+	expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
+	rmdir /sys/fs/cgroup/ft13 2>/dev/null
+	finish
+fi
+
 # ---- order A: ftrace off, then bind ----
 check "sysctl -w kernel.ftrace_enabled=0 (nothing bound)" sysctl -q -w kernel.ftrace_enabled=0
 expect_eq "ftrace_enabled is 0" "$(cat $FE)" 0
