@@ -619,21 +619,43 @@ static struct btf *parse_module_btf(const char *path, struct btf *base,
 	return mod;
 }
 
+/* the entry named @macro in fields[], and below in funcs[] */
+static const struct btfgen_field *field_of(const char *macro)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		if (!strcmp(fields[i].macro, macro))
+			return &fields[i];
+	return NULL;
+}
+
+static const struct btfgen_func *func_of(const char *macro)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(funcs); i++)
+		if (!strcmp(funcs[i].macro, macro))
+			return &funcs[i];
+	return NULL;
+}
+
 /*
  * The pricing hook needs calc_vtime_cost_builtin in BTF, or else (its
  * IPA-SRA clone, src/clone.c) both callers and ioc_gq.pd.blkg.
  */
 static int check_hook(const struct btf *btf, const char *origin)
 {
-	const struct btfgen_field *blkg = &fields[ARRAY_SIZE(fields) - 1];
+	static const char * const callers[] = { "IOC_RQOS_THROTTLE", "IOC_RQOS_MERGE" };
+	const struct btfgen_field *blkg = field_of("IOCG_PD_BLKG");
 	char why[512], clone[512];
 	long off;
-	int i;
+	size_t i;
 
-	if (!btfgen_check_func(btf, &funcs[0], why, sizeof(why)))
+	if (!btfgen_check_func(btf, func_of("CALC_VTIME_COST_BUILTIN"), why, sizeof(why)))
 		return 0;
-	for (i = 1; i <= 2; i++)
-		if (btfgen_check_func(btf, &funcs[i], clone, sizeof(clone)))
+	for (i = 0; i < ARRAY_SIZE(callers); i++)
+		if (btfgen_check_func(btf, func_of(callers[i]), clone, sizeof(clone)))
 			goto refuse;
 	if (!btfgen_member_offset(btf, blkg->type, blkg->path, &off) &&
 	    btfgen_member_size(btf, blkg->type, blkg->path) == blkg->size)
