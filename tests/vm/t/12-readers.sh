@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Reading the control files changes nothing and opens no disk (issue 16).
+# Reading the control files changes nothing and opens no disk.
 # Defect covered: every read of stats/bindings opened each bound disk
 # (bdev_file_open_by_dev) with the reader's credentials and device cgroup,
 # and dropped the binding when that open failed, so a reader confined by a

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel.ftrace_enabled cannot silently switch pricing off (issue 16).
+# kernel.ftrace_enabled cannot silently switch pricing off.
 # Defect covered: the hook's ftrace ops were not FTRACE_OPS_FL_PERMANENT,
 # so with kernel.ftrace_enabled=0 a bind "succeeded" while nothing was
 # hooked, and setting ftrace_enabled=0 while a disk was bound silently

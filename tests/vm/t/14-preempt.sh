@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The context a model runs in (issue 16).  Defect covered: the hook ran
+# The context a model runs in.  Defect covered: the hook ran
 # the model with preemption disabled on every kernel; on PREEMPT_RT a
 # spinlock_t is a sleeping lock, so a helper that takes one (an LPM trie
 # update, for instance) ran in atomic context.  Expected: on PREEMPT_RT

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The control files are never cut at PAGE_SIZE (issue 16).  Defect
+# The control files are never cut at PAGE_SIZE.  Defect
 # covered: stats and bindings were sysfs show() attributes, which get one
 # page: with 64 bound disks stats (~90 bytes a disk) was cut at 4 KiB, its
 # last lines missing or truncated mid-line.  64 null_blk disks bound to

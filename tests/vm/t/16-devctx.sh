@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Models that price the disk they are bound to, and shadow mode (issue 17).
+# Models that price the disk they are bound to, and shadow mode.
 #  - the device-context kfuncs answer the disk's dev_t and its live
 #    io.cost.model, the builtin's coefficients and the vrate inside
 #    calc_cost, and 0 / NULL outside it; programs of other types may not
