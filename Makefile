@@ -58,9 +58,9 @@ BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 all: module bpf tools
 
 # ---- host tools -------------------------------------------------------------
-$(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h
+$(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c -lbpf
+	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c src/btfwalk.c -lbpf
 
 $(HOST)/errno-write: tests/vm/errno-write.c
 	@mkdir -p $(@D)
@@ -144,9 +144,9 @@ $(HOST)/unit/test_parse: tests/unit/test_parse.c src/parse.c src/parse.h tests/u
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_parse.c src/parse.c
 
-$(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h tests/unit/tap.h
+$(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN -fsanitize=address,undefined -o $@ tests/unit/test_btfgen.c src/btfgen.c -lbpf
+	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN -fsanitize=address,undefined -o $@ tests/unit/test_btfgen.c src/btfgen.c src/btfwalk.c -lbpf
 
 # C tests, and the kernel matrix's verdicts (tests/vm/matrix-outcome.sh)
 UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh
@@ -264,7 +264,7 @@ MODELS_KDIR ?= $(if $(wildcard $(VM_KDIR)/vmlinux),$(VM_KDIR),$(KDIR))
 MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
 MODEL_OBJS = $(foreach m,$(MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
 DKMS_FILES := dkms.conf Makefile Kbuild $(MOD_FILES) src/kernel-check \
-	      src/btfgen.c src/btfgen.h tests/vm/kernel.conf
+	      src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h tests/vm/kernel.conf
 DKMS_FILES += src/btf-digest
 PKG_MANS := $(wildcard man/iocostctl.8) tools/iocost-bpf-apply.8 tools/iocost-bpf.conf.5
 PKG_OUT := build/pkg

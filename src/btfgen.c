@@ -19,125 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "btfgen.h"
-
-static const struct btf_type *skip_mods(const struct btf *btf, __u32 *id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, *id);
-
-	while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
-		*id = t->type;
-		t = btf__type_by_id(btf, *id);
-	}
-	return t;
-}
-
-/* search @t (a struct or union) for member @name, descending anonymous ones */
-static int find_member(const struct btf *btf, const struct btf_type *t,
-		       const char *name, long *off, __u32 *type_id)
-{
-	const struct btf_member *m = btf_members(t);
-	int i, n = btf_vlen(t);
-
-	for (i = 0; i < n; i++, m++) {
-		const char *mname = btf__name_by_offset(btf, m->name_off);
-		long moff = btf_member_bit_offset(t, i);
-
-		if (mname && !strcmp(mname, name)) {
-			if (moff % 8 || btf_member_bitfield_size(t, i))
-				return -EINVAL;	/* bitfields have no address */
-			*off = moff / 8;
-			*type_id = m->type;
-			return 0;
-		}
-		if (!mname || !*mname) {
-			__u32 sub_id = m->type;
-			const struct btf_type *sub = skip_mods(btf, &sub_id);
-			long sub_off;
-
-			if (sub && btf_is_composite(sub) &&
-			    !find_member(btf, sub, name, &sub_off, type_id)) {
-				*off = moff / 8 + sub_off;
-				return 0;
-			}
-		}
-	}
-	return -ENOENT;
-}
-
-/* resolve @path inside struct/union @type: byte offset and member type */
-static int member_lookup(const struct btf *btf, const char *type,
-			 const char *path, long *off, __u32 *type_id)
-{
-	char buf[256], *name, *save = NULL;
-	const struct btf_type *t;
-	__u32 id;
-	int sid;
-
-	sid = btf__find_by_name_kind(btf, type, BTF_KIND_STRUCT);
-	if (sid < 0)
-		sid = btf__find_by_name_kind(btf, type, BTF_KIND_UNION);
-	if (sid < 0)
-		return -ENOENT;
-	if (strlen(path) >= sizeof(buf))
-		return -EINVAL;
-	memcpy(buf, path, strlen(path) + 1);
-
-	id = sid;
-	*off = 0;
-	for (name = strtok_r(buf, ".", &save); name;
-	     name = strtok_r(NULL, ".", &save)) {
-		long moff;
-		int err;
-
-		t = skip_mods(btf, &id);
-		if (!t || !btf_is_composite(t))
-			return -EINVAL;
-		err = find_member(btf, t, name, &moff, &id);
-		if (err)
-			return err;
-		*off += moff;
-	}
-	*type_id = id;
-	return 0;
-}
-
-/**
- * btfgen_member_offset - byte offset of a member path inside a struct
- * @btf: the kernel's BTF
- * @type: struct (or union) name
- * @path: dot-separated member path, e.g. "kvalue.data"
- * @off: set to the byte offset on success
- *
- * Return: 0, -ENOENT when the type or a member is missing, -EINVAL when
- * the path goes through a non-composite member or ends at a bitfield.
- */
-int btfgen_member_offset(const struct btf *btf, const char *type,
-			 const char *path, long *off)
-{
-	__u32 id;
-
-	return member_lookup(btf, type, path, off, &id);
-}
-
-/**
- * btfgen_member_size - byte size of the member a path ends at
- * @btf: the kernel's BTF
- * @type: struct (or union) name
- * @path: dot-separated member path
- *
- * Return: the size, or a negative error as btfgen_member_offset().
- */
-long btfgen_member_size(const struct btf *btf, const char *type,
-			const char *path)
-{
-	long off;
-	__u32 id;
-	int err = member_lookup(btf, type, path, &off, &id);
-
-	if (err)
-		return err;
-	return btf__resolve_size(btf, id);
-}
+#include "btfwalk.h"
 
 /**
  * btfgen_enum_value - the value of an enumerator
@@ -291,7 +173,7 @@ int btfgen_check_func(const struct btf *btf, const struct btfgen_func *f,
  */
 int btfgen_check_module(const struct btf *mod, char *why, size_t len)
 {
-	const struct btf_type *st, *ptr, *proto;
+	const struct btf_type *ptr, *proto;
 	const struct btf_param *p;
 	__u32 id;
 	long off;
@@ -303,18 +185,17 @@ int btfgen_check_module(const struct btf *mod, char *why, size_t len)
 		snprintf(why, len, "no struct iocost_model_ops in the module's BTF");
 		return -ENOENT;
 	}
-	st = btf__type_by_id(mod, sid);
-	if (find_member(mod, st, "calc_cost", &off, &id)) {
+	if (btfwalk_member(mod, sid, "calc_cost", &off, &id)) {
 		snprintf(why, len, "struct iocost_model_ops has no calc_cost");
 		return -ENOENT;
 	}
-	ptr = skip_mods(mod, &id);
+	ptr = btfwalk_skip_mods(mod, &id);
 	if (!ptr || !btf_is_ptr(ptr)) {
 		snprintf(why, len, "calc_cost is not a function pointer");
 		return -EINVAL;
 	}
 	id = ptr->type;
-	proto = skip_mods(mod, &id);
+	proto = btfwalk_skip_mods(mod, &id);
 	if (!proto || !btf_is_func_proto(proto) || btf_vlen(proto) != 5) {
 		snprintf(why, len, "calc_cost does not take 5 arguments");
 		return -EINVAL;
@@ -368,10 +249,10 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 	for (i = 0; i < nr_fields; i++) {
 		const struct btfgen_field *f = &fields[i];
 		long off, size = 0;
-		int err = btfgen_member_offset(btf, f->type, f->path, &off);
+		int err = btfwalk_member_offset(btf, f->type, f->path, &off);
 
 		if (!err && f->size) {
-			size = btfgen_member_size(btf, f->type, f->path);
+			size = btfwalk_member_size(btf, f->type, f->path);
 			if (size != f->size)
 				err = -EINVAL;
 		}
@@ -379,7 +260,7 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 			fprintf(out, "#define IOCOST_OFF_%s %ld /* %s.%s */\n",
 				f->macro, off, f->type, f->path);
 			fprintf(out, "#define IOCOST_SIZE_%s %ld\n", f->macro,
-				btfgen_member_size(btf, f->type, f->path));
+				btfwalk_member_size(btf, f->type, f->path));
 			continue;
 		}
 		if (err == -EINVAL && size > 0)
@@ -657,8 +538,8 @@ static int check_hook(const struct btf *btf, const char *origin)
 	for (i = 0; i < ARRAY_SIZE(callers); i++)
 		if (btfgen_check_func(btf, func_of(callers[i]), clone, sizeof(clone)))
 			goto refuse;
-	if (!btfgen_member_offset(btf, blkg->type, blkg->path, &off) &&
-	    btfgen_member_size(btf, blkg->type, blkg->path) == blkg->size)
+	if (!btfwalk_member_offset(btf, blkg->type, blkg->path, &off) &&
+	    btfwalk_member_size(btf, blkg->type, blkg->path) == blkg->size)
 		return 0;
 	snprintf(clone, sizeof(clone), "struct %s member '%s' is missing",
 		 blkg->type, blkg->path);

@@ -56,10 +56,6 @@ struct btfgen_enum {
 };
 
 int btfgen_enum_value(const struct btf *btf, const char *name, long long *val);
-int btfgen_member_offset(const struct btf *btf, const char *type,
-			 const char *path, long *off);
-long btfgen_member_size(const struct btf *btf, const char *type,
-			const char *path);
 int btfgen_type_str(const struct btf *btf, __u32 id, char *buf, size_t len);
 int btfgen_check_func(const struct btf *btf, const struct btfgen_func *f,
 		      char *why, size_t len);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of src/btfgen.c on BTF built here with libbpf: offsets
- * through nested and anonymous members, missing types and fields,
- * prototype checks, the forward-declaration check of the module BTF, and
- * the generated header.
+ * Unit tests of src/btfgen.c and src/btfwalk.c on BTF built here with
+ * libbpf: offsets through nested and anonymous members, by name and by
+ * type id, missing types and fields, prototype checks, the
+ * forward-declaration check of the module BTF, and the generated header.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 #include "tap.h"
 #include "../../src/btfgen.h"
+#include "../../src/btfwalk.h"
 
 struct fixture {
 	int u64_t, bool_t, bio, ioc_gq, blkcg, css;
@@ -101,27 +102,37 @@ int main(void)
 	long off;
 	int ret;
 
-	ok(!btfgen_member_offset(base, "blkcg", "css", &off) && off == 8,
+	ok(!btfwalk_member_offset(base, "blkcg", "css", &off) && off == 8,
 	   "blkcg.css at 8 (got %ld)", off);
-	ok(!btfgen_member_offset(base, "blkcg", "css.cgroup", &off) && off == 8,
+	ok(!btfwalk_member_offset(base, "blkcg", "css.cgroup", &off) && off == 8,
 	   "nested path blkcg.css.cgroup at 8");
-	ok(!btfgen_member_offset(base, "blkcg", "css.x", &off) && off == 16,
+	ok(!btfwalk_member_offset(base, "blkcg", "css.x", &off) && off == 16,
 	   "nested path blkcg.css.x at 16");
-	ok(!btfgen_member_offset(base, "blkcg", "b", &off) && off == 24,
+	ok(!btfwalk_member_offset(base, "blkcg", "b", &off) && off == 24,
 	   "member of an anonymous union found at 24");
-	ok(btfgen_member_offset(base, "blkcg", "nope", &off) == -ENOENT,
+	ok(btfwalk_member_offset(base, "blkcg", "nope", &off) == -ENOENT,
 	   "missing member is -ENOENT");
-	ok(btfgen_member_offset(base, "nope", "css", &off) == -ENOENT,
+	ok(btfwalk_member_offset(base, "nope", "css", &off) == -ENOENT,
 	   "missing struct is -ENOENT");
-	ok(btfgen_member_offset(base, "blkcg", "pad.x", &off) == -EINVAL,
+	ok(btfwalk_member_offset(base, "blkcg", "pad.x", &off) == -EINVAL,
 	   "path through a scalar is -EINVAL");
-	ok(btfgen_member_offset(base, "blkcg", "bits", &off) == -EINVAL,
+	ok(btfwalk_member_offset(base, "blkcg", "bits", &off) == -EINVAL,
 	   "bitfield is -EINVAL");
-	ok(btfgen_member_size(base, "blkcg", "css") == 16, "blkcg.css is 16 bytes");
-	ok(btfgen_member_size(base, "blkcg", "css.cgroup") == 8,
+	ok(btfwalk_member_size(base, "blkcg", "css") == 16, "blkcg.css is 16 bytes");
+	ok(btfwalk_member_size(base, "blkcg", "css.cgroup") == 8,
 	   "a pointer member is 8 bytes");
-	ok(btfgen_member_size(base, "blkcg", "nope") == -ENOENT,
+	ok(btfwalk_member_size(base, "blkcg", "nope") == -ENOENT,
 	   "size of a missing member is -ENOENT");
+	ok(!btfwalk_member_offset_id(base, f.blkcg, "css.x", &off) && off == 16,
+	   "by type id: blkcg.css.x at 16");
+	ok(!btfwalk_member_offset_id(base, f.blkcg, "a", &off) && off == 24,
+	   "by type id: a member of an anonymous union at 24");
+	ok(!btfwalk_member_offset_id(base, f.css, "x", &off) && off == 8,
+	   "by type id: cgroup_subsys_state.x at 8");
+	ok(btfwalk_member_offset_id(base, f.css, "nope", &off) == -ENOENT,
+	   "by type id: a missing member is -ENOENT");
+	ok(btfwalk_member_offset_id(base, f.u64_t, "x", &off) == -EINVAL,
+	   "by type id: a scalar has no members, -EINVAL");
 
 	{
 		struct btfgen_func good = { "X", "calc_vtime_cost_builtin", 4,
