@@ -45,6 +45,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c src/clone.c src/tick.c src/parse.c \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
 MOD_FILES += src/btfdigest.c src/btfdigest.h
+MOD_FILES += src/iocost_stats.h
 # every model also builds as NAME_hdd, with the series' fixed HDD autop
 # coefficients instead of the bound disk's (-DIOCOST_FIXED_HDD)
 MODEL_SRCS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))

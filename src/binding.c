@@ -380,27 +380,23 @@ void iocost_bindings_show(struct seq_buf *s,
  * iocost_binding_stats - the sum of a binding's per-cpu counters
  * @b: the binding
  * @sum: filled in
+ *
+ * struct iocost_stats holds nothing but u64 counters: it is summed as an
+ * array of them, so that a counter added to it is summed too.
  */
 void iocost_binding_stats(const struct iocost_binding *b,
 			  struct iocost_stats *sum)
 {
-	int cpu, i;
+	u64 *to = (u64 *)sum;
+	unsigned int i;
+	int cpu;
 
+	BUILD_BUG_ON(sizeof(*sum) % sizeof(u64));
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		const struct iocost_stats *s = per_cpu_ptr(b->stats, cpu);
+		const u64 *from = (const u64 *)per_cpu_ptr(b->stats, cpu);
 
-		for (i = 0; i < IOCOST_NR_HIST; i++)
-			sum->hist[i] += READ_ONCE(s->hist[i]);
-		sum->builtin += READ_ONCE(s->builtin);
-		sum->charges += READ_ONCE(s->charges);
-		sum->merges += READ_ONCE(s->merges);
-		sum->nodata += READ_ONCE(s->nodata);
-		sum->zero += READ_ONCE(s->zero);
-		sum->clamped += READ_ONCE(s->clamped);
-		sum->vtime += READ_ONCE(s->vtime);
-		for (i = 0; i < IOCOST_NR_FALLBACK; i++)
-			sum->fallback[i] += READ_ONCE(s->fallback[i]);
-		sum->learning += READ_ONCE(s->learning);
+		for (i = 0; i < sizeof(*sum) / sizeof(u64); i++)
+			to[i] += READ_ONCE(from[i]);
 	}
 }

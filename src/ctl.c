@@ -375,17 +375,20 @@ static void bindings_gen(struct seq_buf *s)
 static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 {
 	struct iocost_stats sum;
-
 	int i;
 
 	iocost_binding_stats(b, &sum);
-	seq_buf_printf(s,
-		       "%u:%u model=%s mode=%s registered=%d charges=%llu merges=%llu nodata=%llu zero=%llu clamped=%llu vtime=%llu",
+	seq_buf_printf(s, "%u:%u model=%s mode=%s registered=%d",
 		       MAJOR(b->devt), MINOR(b->devt), b->model->name,
-		       iocost_mode(b), b->model->registered, sum.charges,
-		       sum.merges, sum.nodata, sum.zero, sum.clamped, sum.vtime);
+		       iocost_mode(b), b->model->registered);
+#define IOCOST_STAT(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
+#include "iocost_stats.h"
+#undef IOCOST_STAT
 	if (b->shadow) {
-		seq_buf_printf(s, " builtin=%llu hist=", sum.builtin);
+#define IOCOST_STAT_SHADOW(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
+#include "iocost_stats.h"
+#undef IOCOST_STAT_SHADOW
+		seq_buf_puts(s, " hist=");
 		for (i = 0; i < IOCOST_NR_HIST; i++)
 			seq_buf_printf(s, "%s%llu", i ? "," : "", sum.hist[i]);
 	}
@@ -393,7 +396,9 @@ static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 		for (i = 0; i < IOCOST_NR_FALLBACK; i++)
 			seq_buf_printf(s, " fallback_%s=%llu",
 				       iocost_fallback_names[i], sum.fallback[i]);
-		seq_buf_printf(s, " learning=%llu", sum.learning);
+#define IOCOST_STAT_CLONE(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
+#include "iocost_stats.h"
+#undef IOCOST_STAT_CLONE
 	}
 	seq_buf_putc(s, '\n');
 }

@@ -97,18 +97,21 @@ enum iocost_fallback {
  * @fallback: IPA-SRA clone kernels: bios left to the builtin, by reason
  * @learning: IPA-SRA clone kernels: bios the builtin priced while the
  *	registers' mapping was learned
+ *
+ * The scalar counters are declared from the list of the stats file's
+ * fields, iocost_stats.h.  Every member is a u64 counter or an array of
+ * them: iocost_binding_stats() sums the struct as an array of u64.
  */
 struct iocost_stats {
-	u64 charges;
-	u64 merges;
-	u64 nodata;
-	u64 zero;
-	u64 clamped;
-	u64 vtime;
-	u64 builtin;
+#define IOCOST_STAT(name) u64 name
+#define IOCOST_STAT_SHADOW(name) u64 name
+#define IOCOST_STAT_CLONE(name) u64 name
+#include "iocost_stats.h"
+#undef IOCOST_STAT
+#undef IOCOST_STAT_SHADOW
+#undef IOCOST_STAT_CLONE
 	u64 hist[IOCOST_NR_HIST];
 	u64 fallback[IOCOST_NR_FALLBACK];
-	u64 learning;
 };
 
 /**
