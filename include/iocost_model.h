@@ -46,11 +46,19 @@
 #ifndef _IOCOST_MODEL_H
 #define _IOCOST_MODEL_H
 
-/* model_flags: the bio is being merged into an existing request */
-#define IOCOST_COST_F_MERGE	(1ULL << 0)
+/*
+ * The series spells these two as shifts of 1ULL (bit 0; 2^37, blk-iocost's
+ * VTIME_PER_SEC).  checkpatch wants BIT_ULL() for a shift, which BPF
+ * programs and user space (no <linux/bits.h>) lack, so they are written in
+ * hex: the same unsigned long long values, which tests/unit/test_parse.c
+ * checks against the shifts.
+ */
 
-/* one second of device time in vtime units, and the per-IO price cap */
-#define IOCOST_VTIME_PER_SEC	(1ULL << 37)
+/* model_flags: the bio is being merged into an existing request (bit 0) */
+#define IOCOST_COST_F_MERGE	0x1ULL
+
+/* one second of device time in vtime units (2^37), and the per-IO price cap */
+#define IOCOST_VTIME_PER_SEC	0x2000000000ULL
 
 #define IOCOST_MODEL_NAME_LEN	16
 

@@ -1,8 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of src/parse.c: the bindings line parser and name rules. */
+#include <assert.h>
 #include <string.h>
 #include "tap.h"
 #include "../../src/parse.h"
+
+/* include/iocost_model.h spells the series' shifts in hex: same values, same type */
+static_assert(IOCOST_COST_F_MERGE == 1ULL << 0, "IOCOST_COST_F_MERGE is bit 0");
+static_assert(IOCOST_VTIME_PER_SEC == 1ULL << 37, "IOCOST_VTIME_PER_SEC is 2^37");
+static_assert(__builtin_types_compatible_p(__typeof__(IOCOST_COST_F_MERGE), unsigned long long) &&
+	      __builtin_types_compatible_p(__typeof__(IOCOST_VTIME_PER_SEC), unsigned long long),
+	      "the model ABI's constants are unsigned long long");
 
 static int parse(const char *s, struct iocost_bind_req *r)
 {
