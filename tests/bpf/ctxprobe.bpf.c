@@ -14,14 +14,9 @@
 #include <bpf/bpf_tracing.h>
 #include "iocost_model.h"
 #include "iocost_linear.bpf.h"
+#include "iocost_ksyms.bpf.h"
 
 char _license[] SEC("license") = "GPL";
-
-#if IOCOST_HAVE_PCPU_HOT
-extern struct pcpu_hot pcpu_hot __ksym;
-#else
-extern int __preempt_count __ksym;
-#endif
 
 u64 max_depth;
 u64 calls;
