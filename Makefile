@@ -168,10 +168,12 @@ FUZZ_TIME ?= 600
 FUZZER := $(HOST)/fuzz/fuzz_parse
 FUZZ_FLAGS := -artifact_prefix=$(HOST)/fuzz/ -print_final_stats=1
 
+# -D: the harness spells libFuzzer's entry point in lowercase (checkpatch: CamelCase)
 $(FUZZER): tests/fuzz/fuzz_parse.c src/parse.c src/parse.h include/iocost_model.h
 	@mkdir -p $(@D)
 	$(CLANG) -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ tests/fuzz/fuzz_parse.c src/parse.c
+		-fno-sanitize-recover=all -Dfuzz_one_input=LLVMFuzzerTestOneInput \
+		-o $@ tests/fuzz/fuzz_parse.c src/parse.c
 
 fuzz-check: $(FUZZER)
 	rm -rf $(HOST)/fuzz/check-corpus

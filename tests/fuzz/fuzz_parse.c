@@ -37,7 +37,11 @@ static int name_rules(const unsigned char *s, size_t size)
 	return !(i == 6 && !memcmp(s, "linear", 6));
 }
 
-int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+/*
+ * libFuzzer's entry point, LLVMFuzzerTestOneInput(): the Makefile renames
+ * it with -Dfuzz_one_input=LLVMFuzzerTestOneInput (checkpatch: CamelCase).
+ */
+int fuzz_one_input(const unsigned char *data, size_t size)
 {
 	struct iocost_bind_req req, again;
 	char line[64];
