@@ -156,7 +156,7 @@ unit: $(UNIT_TESTS)
 	prove -v $(UNIT_TESTS) $(UNIT_SH_TESTS)
 
 # checkpatch.pl --strict (fetched from linux-source-6.12) over every tracked C
-# source and header; only user-space and BPF code skip a few kernel-only rules
+# source and header: module, models, tools and tests alike, with no --ignore
 lint:
 	prove -v -e bash tests/checkpatch
 
