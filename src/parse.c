@@ -80,6 +80,44 @@ static int parse_u32(const char *buf, size_t len, size_t *pos, u32 max,
 	return range ? -ERANGE : 0;
 }
 
+/**
+ * iocost_parse_devt - parse a device number, MAJ:MIN
+ * @buf: the text (need not be NUL-terminated)
+ * @len: number of bytes in @buf
+ * @pos: where MAJ starts in @buf; on 0 or -ERANGE, advanced past MIN
+ * @major: set to MAJ, or IOCOST_MAJOR_MAX if it is larger
+ * @minor: set to MIN, or IOCOST_MINOR_MAX if it is larger
+ *
+ * MAJ and MIN are decimal digits, without sign or blanks, separated by
+ * ':'.  A number out of range is still read to its last digit, so that a
+ * caller can go on and report a malformed rest of the line first.
+ *
+ * Return: 0, -EINVAL when the text is not digits, ':', digits, or -ERANGE
+ * when MAJ exceeds IOCOST_MAJOR_MAX or MIN exceeds IOCOST_MINOR_MAX.
+ */
+int iocost_parse_devt(const char *buf, size_t len, size_t *pos, u32 *major,
+		      u32 *minor)
+{
+	size_t i = *pos;
+	int ret, range = 0;
+
+	ret = parse_u32(buf, len, &i, IOCOST_MAJOR_MAX, major);
+	if (ret == -ERANGE)
+		range = ret;
+	else if (ret)
+		return ret;
+	if (i >= len || buf[i] != ':')
+		return -EINVAL;
+	i++;
+	ret = parse_u32(buf, len, &i, IOCOST_MINOR_MAX, minor);
+	if (ret == -ERANGE)
+		range = ret;
+	else if (ret)
+		return ret;
+	*pos = i;
+	return range;
+}
+
 /* does the word buf[start, end) spell @lit? */
 static bool word_is(const char *buf, size_t start, size_t end, const char *lit)
 {
@@ -116,15 +154,7 @@ int iocost_parse_bind(const char *buf, size_t len, struct iocost_bind_req *req)
 	while (pos < len && is_blank(buf[pos]))
 		pos++;
 
-	ret = parse_u32(buf, len, &pos, IOCOST_MAJOR_MAX, &req->major);
-	if (ret == -ERANGE)
-		range = ret;
-	else if (ret)
-		return ret;
-	if (pos >= len || buf[pos] != ':')
-		return -EINVAL;
-	pos++;
-	ret = parse_u32(buf, len, &pos, IOCOST_MINOR_MAX, &req->minor);
+	ret = iocost_parse_devt(buf, len, &pos, &req->major, &req->minor);
 	if (ret == -ERANGE)
 		range = ret;
 	else if (ret)

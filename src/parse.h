@@ -51,6 +51,8 @@ struct iocost_bind_req {
 };
 
 bool iocost_name_valid(const char *name, size_t size);
+int iocost_parse_devt(const char *buf, size_t len, size_t *pos, u32 *major,
+		      u32 *minor);
 int iocost_parse_bind(const char *buf, size_t len, struct iocost_bind_req *req);
 
 #endif /* _IOCOST_PARSE_H */
