@@ -129,14 +129,18 @@ SKEL_FIXUP := $(if $(filter 0.% 1.0.% 1.1.% 1.2.% 1.3.% 1.4.%,$(LIBBPF_VERSION))
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $(notdir $*) $(SKEL_FIXUP) > $@
 
-# one small skeleton loader per model (bpf/loader.c)
-$(O)/bin/%: $(O)/bpf/%.skel.h bpf/loader.c
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DSKEL=$* -DSKEL_H='"$(TOP)/$<"' -o $@ bpf/loader.c -lbpf
+# one small skeleton loader per model (bpf/loader.c); the registering is
+# tools/lib/model_load.c's, as for iocostctl load
+LOADER_SRCS := bpf/loader.c tools/lib/model_load.c src/btfwalk.c
+LOADER_DEPS := $(LOADER_SRCS) tools/lib/model_load.h src/btfwalk.h src/parse.h include/iocost_model.h
 
-$(O)/bin/test_min: $(O)/tests/min.skel.h bpf/loader.c
+$(O)/bin/%: $(O)/bpf/%.skel.h $(LOADER_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DSKEL=min -DSKEL_H='"$(TOP)/$<"' -o $@ bpf/loader.c -lbpf
+	$(CC) $(USER_CFLAGS) -DSKEL=$* -DSKEL_H='"$(TOP)/$<"' -o $@ $(LOADER_SRCS) -lbpf
+
+$(O)/bin/test_min: $(O)/tests/min.skel.h $(LOADER_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -DSKEL=min -DSKEL_H='"$(TOP)/$<"' -o $@ $(LOADER_SRCS) -lbpf
 
 # ---- tests ------------------------------------------------------------------
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(HOST)/unit/%,$(wildcard tests/unit/test_*.c))

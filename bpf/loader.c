@@ -4,7 +4,8 @@
  *
  * Built once per model (the Makefile passes -DSKEL=<skeleton name> and
  * -DSKEL_H=<its header>), in the style of sched_ext's scx_* loaders.  The
- * model's struct_ops variable is called iocost_ops in every model.
+ * model's struct_ops variable is called iocost_ops in every model.  The
+ * registering itself is tools/lib/model_load.c's, as for iocostctl load.
  *
  *   MODEL [--name NAME] [--pin PATH | --foreground]
  *
@@ -16,35 +17,17 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <bpf/libbpf.h>
 #include SKEL_H
-
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef uint64_t sector_t;
-#include "../include/iocost_model.h"
+#include "../tools/lib/model_load.h"
 
 #define CAT(a, b) a##b
 #define XCAT(a, b) CAT(a, b)
 #define SKEL_FN(fn) XCAT(SKEL, XCAT(__, fn))
 #define STR(x) #x
 #define XSTR(x) STR(x)
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static int print_usage(const char *prog)
 {
@@ -63,11 +46,9 @@ static int fail(const char *what, int err)
 int main(int argc, char **argv)
 {
 	const char *name = NULL, *pin = NULL;
-	char pinbuf[256];
-	struct iocost_model_ops *ops;
+	char pinbuf[256], ready[64];
+	struct model_map m = { 0 };
 	struct SKEL *skel;
-	size_t size;
-	struct bpf_link *link;
 	int i, err, fg = 0;
 
 	for (i = 1; i < argc; i++) {
@@ -84,52 +65,44 @@ int main(int argc, char **argv)
 	skel = SKEL_FN(open)();
 	if (!skel)
 		return fail("open", errno);
-	/* the struct_ops map's initial value is the model's struct */
-	ops = bpf_map__initial_value(skel->maps.iocost_ops, &size);
-	if (!ops || size < sizeof(*ops))
-		return fail("struct_ops map iocost_ops", EINVAL);
-	if (name) {
-		size_t n = strlen(name);
-
-		memset(ops->name, 0, sizeof(ops->name));
-		memcpy(ops->name, name, n < sizeof(ops->name) ? n : sizeof(ops->name));
+	m.map = skel->maps.iocost_ops;
+	if (model_ops(skel->obj, &m) || model_want_link(&m)) {
+		err = fail("struct_ops map iocost_ops", EINVAL);
+		goto out;
 	}
+	if (name)
+		model_set_name(&m, name);
 	err = SKEL_FN(load)(skel);
 	if (err) {
 		err = fail("load (verifier or init_member refused it)", -err);
 		goto out;
 	}
-	link = bpf_map__attach_struct_ops(skel->maps.iocost_ops);
-	if (!link) {
-		err = fail("register", errno);
+	err = model_register(&m);
+	if (err) {
+		err = fail("register", -err);
 		goto out;
 	}
 	if (fg) {
-		signal(SIGINT, on_signal);
-		signal(SIGTERM, on_signal);
-		printf("%s: registered; Ctrl-C unregisters\n", XSTR(SKEL));
-		fflush(stdout);
-		while (!stop)
-			pause();
-		bpf_link__destroy(link);
-		err = 0;
+		snprintf(ready, sizeof(ready), "%s: registered; Ctrl-C unregisters\n",
+			 XSTR(SKEL));
+		err = model_foreground(&m, 1, ready);
+		if (err)
+			err = fail("wait for SIGINT or SIGTERM", -err);
 		goto out;
 	}
 	if (!pin) {
-		mkdir("/sys/fs/bpf/iocost_bpf", 0700);
-		snprintf(pinbuf, sizeof(pinbuf), "/sys/fs/bpf/iocost_bpf/%.16s",
-			 ops->name);
+		model_pin_dir();
+		model_pin_path(&m, pinbuf, sizeof(pinbuf));
 		pin = pinbuf;
 	}
-	err = bpf_link__pin(link, pin);
+	err = model_pin(&m, pin);
 	if (err) {
 		err = fail(pin, -err);
-		bpf_link__destroy(link);
+		model_unregister(&m);
 		goto out;
 	}
 	printf("%s: registered, link pinned at %s\n", XSTR(SKEL), pin);
-	bpf_link__disconnect(link);
-	bpf_link__destroy(link);
+	model_release(&m);
 out:
 	SKEL_FN(destroy)(skel);
 	return err;
