@@ -235,18 +235,28 @@ clean:
 	rm -rf build
 
 # ---- iocostctl: the command-line tool (a host tool: no target kernel) --------
-IOCOSTCTL_SRCS := $(wildcard tools/iocostctl/*.c)
-IOCOSTCTL_DEPS := $(IOCOSTCTL_SRCS) $(wildcard tools/iocostctl/*.h) include/iocost_model.h
+# main.c and one file per command, bpftool-style; with the module's parsers
+# (src/parse.c), the BTF walker (src/btfwalk.c) and the model registering
+# the skeleton loaders share (tools/lib/model_load.c)
+IOCOSTCTL_SRCS := $(wildcard tools/iocostctl/*.c) tools/lib/model_load.c src/parse.c src/btfwalk.c
+IOCOSTCTL_DEPS := $(IOCOSTCTL_SRCS) $(wildcard tools/iocostctl/*.h) tools/lib/model_load.h \
+		  src/parse.h src/btfwalk.h include/iocost_model.h VERSION
 
 $(HOST)/iocostctl: $(IOCOSTCTL_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ $(IOCOSTCTL_SRCS) -lbpf
+	$(CC) $(USER_CFLAGS) -DIOCOSTCTL_VERSION='"$(PKG_VERSION)"' -o $@ $(IOCOSTCTL_SRCS) -lbpf
 
 tools: $(HOST)/iocostctl
 
-$(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c tools/iocostctl/ctlparse.c tools/iocostctl/ctlparse.h tests/unit/tap.h
+CTLPARSE_SRCS := tools/iocostctl/ctlparse.c tools/iocostctl/json.c src/parse.c
+$(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c $(CTLPARSE_SRCS) tools/iocostctl/ctlparse.h \
+			    tools/iocostctl/json.h src/parse.h include/iocost_model.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c tools/iocostctl/ctlparse.c
+	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
+
+$(HOST)/unit/test_json: tests/unit/test_json.c tools/iocostctl/json.c tools/iocostctl/json.h tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_json.c tools/iocostctl/json.c
 
 # ---- packaging: install, dist, deb, rpm, check-packaging ---------------------
 # A separate block (issue 6).  `install` installs what iocost-bpf-tools ships,

@@ -7,11 +7,11 @@
  * refuse anything else with -EINVAL, so a changed kernel format shows up as
  * an error instead of as wrong numbers.  The one tolerance is io.cost.qos,
  * a kernel file whose keys iocostctl does not own: unknown keys are skipped.
+ * MAJ:MIN and model names follow the module's own rules (src/parse.c).
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,10 +69,10 @@ static int literal(const char **p, const char *lit)
 }
 
 /* a decimal number, digits only, at most @max */
-static int parse_u64(const char **p, uint64_t max, uint64_t *out)
+static int parse_u64(const char **p, u64 max, u64 *out)
 {
 	const char *s = *p;
-	uint64_t v = 0;
+	u64 v = 0;
 	int range = 0;
 
 	if (!is_digit(*s))
@@ -92,13 +92,13 @@ static int parse_u64(const char **p, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-static int parse_u32(const char **p, uint32_t *out)
+static int parse_u32(const char **p, u32 *out)
 {
-	uint64_t v;
+	u64 v;
 	int ret = parse_u64(p, UINT32_MAX, &v);
 
 	if (!ret)
-		*out = (uint32_t)v;
+		*out = (u32)v;
 	return ret;
 }
 
@@ -106,7 +106,7 @@ static int parse_u32(const char **p, uint32_t *out)
 static int parse_int(const char **p, int *out)
 {
 	const char *s = *p;
-	uint64_t v;
+	u64 v;
 	int neg = 0, ret;
 
 	if (*s == '-') {
@@ -116,13 +116,13 @@ static int parse_int(const char **p, int *out)
 	ret = parse_u64(&s, neg ? 2147483648ULL : 2147483647ULL, &v);
 	if (ret)
 		return ret;
-	*out = neg ? (int)(-(int64_t)v) : (int)v;
+	*out = neg ? (int)(-(long long)v) : (int)v;
 	*p = s;
 	return 0;
 }
 
 /* "KEY=" then a u64 */
-static int key_u64(const char **p, const char *key, uint64_t *out)
+static int key_u64(const char **p, const char *key, u64 *out)
 {
 	return literal(p, key) ?: literal(p, "=") ?: parse_u64(p, UINT64_MAX, out);
 }
@@ -147,23 +147,19 @@ static int parse_word(const char **p, char *buf, size_t size)
 	return 0;
 }
 
+/* MAJ:MIN, as the module parses it (src/parse.c) */
 static int parse_devt_at(const char **p, struct ctl_devt *dev)
 {
-	uint64_t maj, min;
+	size_t pos = 0;
+	u32 maj, min;
 	int ret;
 
-	ret = parse_u64(p, UINT64_MAX, &maj);
+	ret = iocost_parse_devt(*p, strlen(*p), &pos, &maj, &min);
 	if (ret)
 		return ret;
-	if (literal(p, ":"))
-		return -EINVAL;
-	ret = parse_u64(p, UINT64_MAX, &min);
-	if (ret)
-		return ret;
-	if (maj > CTL_MAJOR_MAX || min > CTL_MINOR_MAX)
-		return -ERANGE;
-	dev->major = (unsigned int)maj;
-	dev->minor = (unsigned int)min;
+	*p += pos;
+	dev->major = maj;
+	dev->minor = min;
 	return 0;
 }
 
@@ -183,7 +179,7 @@ int ctl_parse_devt(const char *s, struct ctl_devt *dev)
 int ctl_parse_model_line(const char *line, struct ctl_model *m)
 {
 	struct ctl_model r;
-	uint64_t n;
+	u64 n;
 	int ret;
 
 	ret = parse_word(&line, r.name, sizeof(r.name)) ?: need_blanks(&line);
@@ -203,13 +199,13 @@ int ctl_parse_model_line(const char *line, struct ctl_model *m)
 static int parse_dev_model(const char **p, struct ctl_devt *dev, char *model)
 {
 	return parse_devt_at(p, dev) ?: need_blanks(p) ?:
-	       literal(p, "model=") ?: parse_word(p, model, CTL_NAME_LEN);
+	       literal(p, "model=") ?: parse_word(p, model, IOCOST_MODEL_NAME_LEN);
 }
 
 /* "mode=enforce" or "mode=shadow" */
 static int parse_mode_at(const char **p, enum ctl_mode *mode)
 {
-	char word[CTL_NAME_LEN];
+	char word[IOCOST_MODEL_NAME_LEN];
 	const char *s = *p;
 	int ret;
 
@@ -244,7 +240,7 @@ int ctl_parse_binding_line(const char *line, struct ctl_binding *b)
 }
 
 /* "hist=H0,...,H7": exactly CTL_HIST_BUCKETS counts */
-static int parse_hist(const char **p, uint64_t *hist)
+static int parse_hist(const char **p, u64 *hist)
 {
 	unsigned int i;
 	int ret;
@@ -279,7 +275,7 @@ static int parse_clone_stats(const char **p, struct ctl_stats *r)
 int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 {
 	struct ctl_stats r;
-	uint64_t reg;
+	u64 reg;
 	int ret;
 
 	memset(&r, 0, sizeof(r));
@@ -365,7 +361,7 @@ static int parse_qos_value(const char **p, const struct qos_key *k,
 			   struct ctl_qos *r)
 {
 	void *field = (char *)r + k->off;
-	uint64_t v;
+	u64 v;
 	int ret;
 
 	switch (k->kind) {
@@ -508,18 +504,6 @@ int ctl_parse_tick(const char *line, struct ctl_tick *t)
 	return 0;
 }
 
-int ctl_model_name_valid(const char *name)
-{
-	size_t n = strlen(name), i;
-
-	if (!n || n >= CTL_NAME_LEN || !strcmp(name, "linear"))
-		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if ((unsigned char)name[i] < 0x21 || (unsigned char)name[i] > 0x7e)
-			return -EINVAL;
-	return 0;
-}
-
 int ctl_parse_mode(const char *s, enum ctl_mode *mode)
 {
 	if (!strcmp(s, "enforce"))
@@ -561,9 +545,9 @@ int ctl_format_bind_line(char *buf, size_t size, struct ctl_devt dev,
 {
 	int n;
 
-	if (dev.major > CTL_MAJOR_MAX || dev.minor > CTL_MINOR_MAX)
+	if (dev.major > IOCOST_MAJOR_MAX || dev.minor > IOCOST_MINOR_MAX)
 		return -EINVAL;
-	if (model && ctl_model_name_valid(model))
+	if (model && !iocost_name_valid(model, strlen(model) + 1))
 		return -EINVAL;
 	if (mode != CTL_MODE_ENFORCE && mode != CTL_MODE_SHADOW)
 		return -EINVAL;
@@ -580,62 +564,56 @@ int ctl_format_bind_line(char *buf, size_t size, struct ctl_devt dev,
 	return n;
 }
 
-/* snprintf() appending at *@n to @buf (size @size), counting what it needs */
-static void __attribute__((format(printf, 4, 5)))
-append(char *buf, size_t size, size_t *n, const char *fmt, ...)
+void ctl_stats_json(struct json_writer *w, const struct ctl_stats *st)
 {
-	va_list ap;
-	int r;
-
-	va_start(ap, fmt);
-	r = vsnprintf(*n < size ? buf + *n : NULL, *n < size ? size - *n : 0,
-		      fmt, ap);
-	va_end(ap);
-	if (r > 0)
-		*n += (size_t)r;
-}
-
-size_t ctl_stats_json(char *buf, size_t size, const struct ctl_stats *st)
-{
-	size_t n = 0;
 	double ratio;
 	unsigned int i;
 
-	if (size)
-		buf[0] = '\0';
-	append(buf, size, &n,
-	       "{\"mode\":\"%s\",\"registered\":%s,\"charges\":%" PRIu64
-	       ",\"merges\":%" PRIu64 ",\"nodata\":%" PRIu64 ",\"zero\":%" PRIu64
-	       ",\"clamped\":%" PRIu64 ",\"vtime\":%" PRIu64 ",\"vtime_us\":%.3f",
-	       ctl_mode_name(st->mode), st->registered ? "true" : "false",
-	       st->charges, st->merges, st->nodata, st->zero, st->clamped,
-	       st->vtime, ctl_vtime_us(st->vtime));
+	jsonw_start_object(w);
+	jsonw_string_field(w, "mode", ctl_mode_name(st->mode));
+	jsonw_bool_field(w, "registered", st->registered);
+	jsonw_uint_field(w, "charges", st->charges);
+	jsonw_uint_field(w, "merges", st->merges);
+	jsonw_uint_field(w, "nodata", st->nodata);
+	jsonw_uint_field(w, "zero", st->zero);
+	jsonw_uint_field(w, "clamped", st->clamped);
+	jsonw_uint_field(w, "vtime", st->vtime);
+	jsonw_float_field(w, "vtime_us", 3, ctl_vtime_us(st->vtime));
 	if (!st->has_clone) {
-		append(buf, size, &n, ",\"fallback\":null,\"learning\":null");
+		jsonw_null_field(w, "fallback");
+		jsonw_null_field(w, "learning");
 	} else {
-		append(buf, size, &n, ",\"fallback\":{");
+		jsonw_name(w, "fallback");
+		jsonw_start_object(w);
 		for (i = 0; i < CTL_NR_FALLBACK; i++)
-			append(buf, size, &n, "%s\"%s\":%" PRIu64, i ? "," : "",
-			       ctl_fallback_names[i], st->fallback[i]);
-		append(buf, size, &n, "},\"learning\":%" PRIu64, st->learning);
+			jsonw_uint_field(w, ctl_fallback_names[i], st->fallback[i]);
+		jsonw_end_object(w);
+		jsonw_uint_field(w, "learning", st->learning);
 	}
 	if (st->mode != CTL_MODE_SHADOW) {
-		append(buf, size, &n,
-		       ",\"builtin\":null,\"builtin_us\":null,\"ratio\":null,\"hist\":null}");
-		return n;
+		jsonw_null_field(w, "builtin");
+		jsonw_null_field(w, "builtin_us");
+		jsonw_null_field(w, "ratio");
+		jsonw_null_field(w, "hist");
+		jsonw_end_object(w);
+		return;
 	}
-	append(buf, size, &n, ",\"builtin\":%" PRIu64 ",\"builtin_us\":%.3f,\"ratio\":",
-	       st->builtin, ctl_vtime_us(st->builtin));
+	jsonw_uint_field(w, "builtin", st->builtin);
+	jsonw_float_field(w, "builtin_us", 3, ctl_vtime_us(st->builtin));
 	if (ctl_shadow_ratio(st, &ratio))
-		append(buf, size, &n, "null");
+		jsonw_null_field(w, "ratio");
 	else
-		append(buf, size, &n, "%.3f", ratio);
-	append(buf, size, &n, ",\"hist\":[");
-	for (i = 0; i < CTL_HIST_BUCKETS; i++)
-		append(buf, size, &n, "%s{\"bucket\":\"%s\",\"ios\":%" PRIu64 "}",
-		       i ? "," : "", hist_labels[i], st->hist[i]);
-	append(buf, size, &n, "]}");
-	return n;
+		jsonw_float_field(w, "ratio", 3, ratio);
+	jsonw_name(w, "hist");
+	jsonw_start_array(w);
+	for (i = 0; i < CTL_HIST_BUCKETS; i++) {
+		jsonw_start_object(w);
+		jsonw_string_field(w, "bucket", hist_labels[i]);
+		jsonw_uint_field(w, "ios", st->hist[i]);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+	jsonw_end_object(w);
 }
 
 const char *ctl_tick_state(int running)
@@ -651,14 +629,14 @@ const char *ctl_tick_state(int running)
 	return "unknown";
 }
 
-double ctl_vrate_pct(uint64_t vrate)
+double ctl_vrate_pct(u64 vrate)
 {
 	return (double)vrate * 100.0 / (double)CTL_VRATE_100;
 }
 
-double ctl_vtime_us(uint64_t vtime)
+double ctl_vtime_us(u64 vtime)
 {
-	return (double)vtime * 1e6 / (double)CTL_VTIME_PER_SEC;
+	return (double)vtime * 1e6 / (double)IOCOST_VTIME_PER_SEC;
 }
 
 const char *ctl_bind_explain(int err, const char *model, char *buf, size_t size)
@@ -675,12 +653,12 @@ const char *ctl_bind_explain(int err, const char *model, char *buf, size_t size)
 	case EINVAL:
 		snprintf(buf, size,
 			 "malformed: model names are 1-%d printable characters without blanks, not linear",
-			 CTL_NAME_LEN - 1);
+			 IOCOST_MODEL_NAME_LEN - 1);
 		break;
 	case ERANGE:
 		snprintf(buf, size,
 			 "device number out of range: major <= %u, minor <= %u",
-			 CTL_MAJOR_MAX, CTL_MINOR_MAX);
+			 IOCOST_MAJOR_MAX, IOCOST_MINOR_MAX);
 		break;
 	case EPERM:
 	case EACCES:
@@ -795,50 +773,4 @@ const char *ctl_unbind_explain(int err, unsigned int passes, char *buf,
 		return ctl_bind_explain(err, NULL, buf, size);
 	}
 	return buf;
-}
-
-size_t ctl_json_str(char *buf, size_t size, const char *s)
-{
-	size_t n = 0;
-	char esc[8];
-
-#define PUT(c) do { if (n + 1 < size) buf[n] = (c); n++; } while (0)
-	PUT('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		const char *e = NULL;
-
-		switch (c) {
-		case '"':
-			e = "\\\"";
-			break;
-		case '\\':
-			e = "\\\\";
-			break;
-		case '\n':
-			e = "\\n";
-			break;
-		case '\t':
-			e = "\\t";
-			break;
-		case '\r':
-			e = "\\r";
-			break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				snprintf(esc, sizeof(esc), "\\u%04x", c);
-				e = esc;
-			}
-		}
-		if (e)
-			for (; *e; e++)
-				PUT(*e);
-		else
-			PUT((char)c);
-	}
-	PUT('"');
-#undef PUT
-	if (size)
-		buf[n < size ? n : size - 1] = '\0';
-	return n;
 }

@@ -7,6 +7,8 @@
  * cgroup's io.cost.qos and of the iocost_ioc_tick trace event, and the
  * MAJ:MIN device numbers of the command line.  They touch no file and
  * keep no state, so tests/unit/test_ctlparse.c runs them on the host.
+ * The rules iocostctl shares with the module (model names, MAJ:MIN and
+ * its limits) are the module's own: src/parse.c, built in here too.
  *
  * Every parser takes one line (a trailing newline is allowed), returns 0 or
  * a negative errno (-EINVAL malformed, -ERANGE a number out of range) and
@@ -16,20 +18,16 @@
 #define _IOCOSTCTL_CTLPARSE_H
 
 #include <stddef.h>
-#include <stdint.h>
+#include "../../src/parse.h"	/* u32, u64; include/iocost_model.h */
+#include "json.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #endif
 
-/* as in include/iocost_model.h (which needs the kernel's u64 and sector_t) */
-#define CTL_NAME_LEN		16	/* a model name and its NUL */
 #define CTL_DISK_NAME_LEN	32	/* the kernel's DISK_NAME_LEN */
-#define CTL_MAJOR_MAX		4095u	/* the kernel's 12-bit major */
-#define CTL_MINOR_MAX		1048575u	/* and 20-bit minor */
 
-/* one second of device time in vtime, and the 100% vrate (VTIME_PER_USEC) */
-#define CTL_VTIME_PER_SEC	(1ULL << 37)
+/* the 100% vrate: blk-iocost's VTIME_PER_USEC (IOCOST_VTIME_PER_SEC / 1e6) */
 #define CTL_VRATE_100		137438ULL
 
 struct ctl_devt {
@@ -38,7 +36,7 @@ struct ctl_devt {
 
 /* "NAME bindings=N" */
 struct ctl_model {
-	char name[CTL_NAME_LEN];
+	char name[IOCOST_MODEL_NAME_LEN];
 	unsigned int bindings;
 };
 
@@ -55,7 +53,7 @@ enum ctl_mode {
 /* "MAJ:MIN model=NAME mode=enforce|shadow" */
 struct ctl_binding {
 	struct ctl_devt dev;
-	char model[CTL_NAME_LEN];
+	char model[IOCOST_MODEL_NAME_LEN];
 	enum ctl_mode mode;
 };
 
@@ -83,15 +81,15 @@ struct ctl_binding {
 
 struct ctl_stats {
 	struct ctl_devt dev;
-	char model[CTL_NAME_LEN];
+	char model[IOCOST_MODEL_NAME_LEN];
 	enum ctl_mode mode;
 	int registered;
-	uint64_t charges, merges, nodata, zero, clamped, vtime;
-	uint64_t builtin;
-	uint64_t hist[CTL_HIST_BUCKETS];
+	u64 charges, merges, nodata, zero, clamped, vtime;
+	u64 builtin;
+	u64 hist[CTL_HIST_BUCKETS];
 	int has_clone;
-	uint64_t fallback[CTL_NR_FALLBACK];
-	uint64_t learning;
+	u64 fallback[CTL_NR_FALLBACK];
+	u64 learning;
 };
 
 /* the reasons of fallback[], in the kernel's order (fallback_NAME=) */
@@ -108,7 +106,7 @@ struct ctl_qos {
 	char ctrl[8];			/* "auto" or "user" */
 	int has_params;			/* rpct..max all present */
 	double rpct, wpct, min, max;	/* percent */
-	uint64_t rlat, wlat;		/* us */
+	u64 rlat, wlat;		/* us */
 };
 
 /*
@@ -118,12 +116,12 @@ struct ctl_qos {
  */
 struct ctl_tick {
 	char dev[CTL_DISK_NAME_LEN];
-	uint64_t period;
-	uint32_t period_us;
-	uint64_t vrate;
+	u64 period;
+	u32 period_us;
+	u64 vrate;
 	int busy;
-	uint32_t active;
-	uint32_t usage;
+	u32 active;
+	u32 usage;
 	int running;
 	int has_ts;		/* the line had a trace_pipe prefix */
 	double ts;		/* its timestamp, seconds */
@@ -135,9 +133,6 @@ int ctl_parse_binding_line(const char *line, struct ctl_binding *b);
 int ctl_parse_stats_line(const char *line, struct ctl_stats *st);
 int ctl_parse_qos_line(const char *line, struct ctl_qos *q);
 int ctl_parse_tick(const char *line, struct ctl_tick *t);
-
-/* 0: a name the module accepts (1-15 printable, no blanks, not "linear") */
-int ctl_model_name_valid(const char *name);
 
 /* "enforce" or "shadow" (the whole string) into @mode: 0, else -EINVAL */
 int ctl_parse_mode(const char *s, enum ctl_mode *mode);
@@ -165,21 +160,21 @@ int ctl_format_bind_line(char *buf, size_t size, struct ctl_devt dev,
 			 const char *model, enum ctl_mode mode);
 
 /*
- * The "stats" object of status --json for @st into @buf (size @size), like
- * snprintf: returns the length the whole text needs.  Shadow lines add
- * builtin, builtin_us, ratio (null while builtin is 0) and hist, an array
- * of {"bucket": LABEL, "ios": N}; enforce lines have those null.
+ * The "stats" object of status --json for @st, as the next value of @w.
+ * Shadow lines add builtin, builtin_us, ratio (null while builtin is 0)
+ * and hist, an array of {"bucket": LABEL, "ios": N}; enforce lines have
+ * those null.
  */
-size_t ctl_stats_json(char *buf, size_t size, const struct ctl_stats *st);
+void ctl_stats_json(struct json_writer *w, const struct ctl_stats *st);
 
 /* "idle", "running", "stop" or "unknown" for a tick's running field */
 const char *ctl_tick_state(int running);
 
 /* vrate as a percentage of the nominal rate */
-double ctl_vrate_pct(uint64_t vrate);
+double ctl_vrate_pct(u64 vrate);
 
 /* vtime in microseconds (2^37 vtime = 1 s) */
-double ctl_vtime_us(uint64_t vtime);
+double ctl_vtime_us(u64 vtime);
 
 /*
  * Explain the errno @err (positive) of a bindings write for model @model
@@ -214,7 +209,7 @@ enum ctl_unbind_state {
 
 struct ctl_unbind_disk {
 	struct ctl_devt dev;
-	char model[CTL_NAME_LEN];	/* its model when last seen bound */
+	char model[IOCOST_MODEL_NAME_LEN];	/* its model when last seen bound */
 	enum ctl_unbind_state state;
 	int err;			/* the positive errno of FAILED */
 	int news;			/* a merge made it GONE or FAILED */
@@ -240,11 +235,5 @@ void ctl_unbind_result(struct ctl_unbind_disk *d, int err);
  */
 const char *ctl_unbind_explain(int err, unsigned int passes, char *buf,
 			       size_t size);
-
-/*
- * Write @s to @buf (size @size) as a JSON string, quotes included; returns
- * the length the whole string needs (like snprintf: truncated if >= size).
- */
-size_t ctl_json_str(char *buf, size_t size, const char *s);
 
 #endif /* _IOCOSTCTL_CTLPARSE_H */
