@@ -45,7 +45,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c src/clone.c src/tick.c src/parse.c \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
 MOD_FILES += src/btfdigest.c src/btfdigest.h
-MOD_FILES += src/iocost_stats.h
+MOD_FILES += src/iocost_stats.h src/iocost_fields.h
 # every model also builds as NAME_hdd, with the series' fixed HDD autop
 # coefficients instead of the bound disk's (-DIOCOST_FIXED_HDD)
 MODEL_SRCS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
@@ -59,7 +59,7 @@ BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 all: module bpf tools
 
 # ---- host tools -------------------------------------------------------------
-$(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h
+$(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/iocost_fields.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c src/btfwalk.c -lbpf
 
@@ -149,7 +149,7 @@ $(HOST)/unit/test_parse: tests/unit/test_parse.c src/parse.c src/parse.h tests/u
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_parse.c src/parse.c
 
-$(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h tests/unit/tap.h
+$(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/iocost_fields.h tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN -fsanitize=address,undefined -o $@ tests/unit/test_btfgen.c src/btfgen.c src/btfwalk.c -lbpf
 

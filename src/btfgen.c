@@ -213,6 +213,30 @@ int btfgen_check_module(const struct btf *mod, char *why, size_t len)
 }
 
 /**
+ * btfgen_field_offset - where a field is, its size checked
+ * @btf: the kernel's BTF
+ * @f: the field
+ * @off: set to its byte offset on success
+ * @size: set to its size in bytes when the member was found, else 0
+ *
+ * Return: 0, a negative error as btfwalk_member_offset(), or -EINVAL when
+ * @f->size is set and the member has another size.
+ */
+int btfgen_field_offset(const struct btf *btf, const struct btfgen_field *f,
+			long *off, long *size)
+{
+	int err = btfwalk_member_offset(btf, f->type, f->path, off);
+
+	*size = 0;
+	if (err)
+		return err;
+	*size = btfwalk_member_size(btf, f->type, f->path);
+	if (f->size && *size != f->size)
+		return -EINVAL;
+	return 0;
+}
+
+/**
  * btfgen_emit - write the offsets header
  * @out: where to write
  * @btf: the kernel's BTF
@@ -248,19 +272,13 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 	fprintf(out, "#ifndef _IOCOST_BTF_H\n#define _IOCOST_BTF_H\n\n");
 	for (i = 0; i < nr_fields; i++) {
 		const struct btfgen_field *f = &fields[i];
-		long off, size = 0;
-		int err = btfwalk_member_offset(btf, f->type, f->path, &off);
+		long off, size;
+		int err = btfgen_field_offset(btf, f, &off, &size);
 
-		if (!err && f->size) {
-			size = btfwalk_member_size(btf, f->type, f->path);
-			if (size != f->size)
-				err = -EINVAL;
-		}
 		if (!err) {
 			fprintf(out, "#define IOCOST_OFF_%s %ld /* %s.%s */\n",
 				f->macro, off, f->type, f->path);
-			fprintf(out, "#define IOCOST_SIZE_%s %ld\n", f->macro,
-				btfwalk_member_size(btf, f->type, f->path));
+			fprintf(out, "#define IOCOST_SIZE_%s %ld\n", f->macro, size);
 			continue;
 		}
 		if (err == -EINVAL && size > 0)
@@ -328,20 +346,9 @@ static const struct btfgen_field fields[] = {
 	{ "ST_MAP_FUNCS_CNT", "bpf_struct_ops_map", "funcs_cnt", false, 4 },
 	{ "PROG_AUX_PRIV_STACK", "bpf_prog_aux", "jits_use_priv_stack", false, 0 },
 	/* the iocost_ioc_tick event (tick.c): optional, sizes checked */
-	{ "IOC_DISK", "ioc", "rqos.disk", false, 8 },
-	{ "IOC_LOCK", "ioc", "lock", false, 0 },
-	{ "IOC_TIMER", "ioc", "timer", false, 0 },
-	{ "IOC_ACTIVE_IOCGS", "ioc", "active_iocgs", false, 16 },
-	{ "IOC_RUNNING", "ioc", "running", false, 4 },
-	{ "IOC_VTIME_BASE_RATE", "ioc", "vtime_base_rate", false, 8 },
-	{ "IOC_PERIOD_US", "ioc", "period_us", false, 4 },
-	{ "IOC_PERIOD_AT", "ioc", "period_at", false, 8 },
-	{ "IOC_CUR_PERIOD", "ioc", "cur_period", false, 8 },
-	{ "IOC_BUSY_LEVEL", "ioc", "busy_level", false, 4 },
-	{ "IOCG_ACTIVE_LIST", "ioc_gq", "active_list", false, 16 },
-	{ "IOCG_PCPU_STAT", "ioc_gq", "pcpu_stat", false, 8 },
-	{ "IOCG_LAST_ABS_VUSAGE", "ioc_gq", "last_stat_abs_vusage", false, 8 },
-	{ "IOCG_PCPU_ABS_VUSAGE", "iocg_pcpu_stat", "abs_vusage", false, 8 },
+#define IOCOST_TICK_FIELD(macro, type, path, size) { #macro, #type, #path, false, size },
+#include "iocost_fields.h"
+#undef IOCOST_TICK_FIELD
 	/* device context for models, the builtin's price in shadow mode (devctx.c) */
 	{ "IOCG_IOC", "ioc_gq", "ioc", false, 8 },
 	{ "IOCG_CURSOR", "ioc_gq", "cursor", false, 8 },
@@ -530,7 +537,7 @@ static int check_hook(const struct btf *btf, const char *origin)
 	static const char * const callers[] = { "IOC_RQOS_THROTTLE", "IOC_RQOS_MERGE" };
 	const struct btfgen_field *blkg = field_of("IOCG_PD_BLKG");
 	char why[512], clone[512];
-	long off;
+	long off, size;
 	size_t i;
 
 	if (!btfgen_check_func(btf, func_of("CALC_VTIME_COST_BUILTIN"), why, sizeof(why)))
@@ -538,8 +545,7 @@ static int check_hook(const struct btf *btf, const char *origin)
 	for (i = 0; i < ARRAY_SIZE(callers); i++)
 		if (btfgen_check_func(btf, func_of(callers[i]), clone, sizeof(clone)))
 			goto refuse;
-	if (!btfwalk_member_offset(btf, blkg->type, blkg->path, &off) &&
-	    btfwalk_member_size(btf, blkg->type, blkg->path) == blkg->size)
+	if (!btfgen_field_offset(btf, blkg, &off, &size))
 		return 0;
 	snprintf(clone, sizeof(clone), "struct %s member '%s' is missing",
 		 blkg->type, blkg->path);

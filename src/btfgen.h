@@ -56,6 +56,8 @@ struct btfgen_enum {
 };
 
 int btfgen_enum_value(const struct btf *btf, const char *name, long long *val);
+int btfgen_field_offset(const struct btf *btf, const struct btfgen_field *f,
+			long *off, long *size);
 int btfgen_type_str(const struct btf *btf, __u32 id, char *buf, size_t len);
 int btfgen_check_func(const struct btf *btf, const struct btfgen_func *f,
 		      char *why, size_t len);

@@ -63,24 +63,16 @@
 /* a field of a private struct at its BTF-derived offset */
 #define PRIV(ptr, type, off) (*(type *)((char *)(ptr) + (off)))
 
+/* the private fields the handler reads, to name a missing one */
 static const struct {
 	const char *name;
 	long off;
+	int size;	/* 0 or the size btfgen required of it */
 } iocost_tick_fields[] = {
-	{ "ioc.rqos.disk", IOCOST_OFF_IOC_DISK },
-	{ "ioc.lock", IOCOST_OFF_IOC_LOCK },
-	{ "ioc.timer", IOCOST_OFF_IOC_TIMER },
-	{ "ioc.active_iocgs", IOCOST_OFF_IOC_ACTIVE_IOCGS },
-	{ "ioc.running", IOCOST_OFF_IOC_RUNNING },
-	{ "ioc.vtime_base_rate", IOCOST_OFF_IOC_VTIME_BASE_RATE },
-	{ "ioc.period_us", IOCOST_OFF_IOC_PERIOD_US },
-	{ "ioc.period_at", IOCOST_OFF_IOC_PERIOD_AT },
-	{ "ioc.cur_period", IOCOST_OFF_IOC_CUR_PERIOD },
-	{ "ioc.busy_level", IOCOST_OFF_IOC_BUSY_LEVEL },
-	{ "ioc_gq.active_list", IOCOST_OFF_IOCG_ACTIVE_LIST },
-	{ "ioc_gq.pcpu_stat", IOCOST_OFF_IOCG_PCPU_STAT },
-	{ "ioc_gq.last_stat_abs_vusage", IOCOST_OFF_IOCG_LAST_ABS_VUSAGE },
-	{ "iocg_pcpu_stat.abs_vusage", IOCOST_OFF_IOCG_PCPU_ABS_VUSAGE },
+#define IOCOST_TICK_FIELD(macro, type, path, size) \
+	{ #type "." #path, IOCOST_OFF_ ## macro, size },
+#include "iocost_fields.h"
+#undef IOCOST_TICK_FIELD
 };
 
 /* why the event cannot be enabled on this kernel, NULL if it can */

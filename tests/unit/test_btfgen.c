@@ -135,6 +135,23 @@ int main(void)
 	   "by type id: a scalar has no members, -EINVAL");
 
 	{
+		const struct btfgen_field sized = { "X", "blkcg", "css.x", false, 8 };
+		const struct btfgen_field resized = { "X", "blkcg", "css", false, 8 };
+		const struct btfgen_field any = { "X", "blkcg", "css", false, 0 };
+		const struct btfgen_field gone = { "X", "blkcg", "nope", false, 8 };
+		long size;
+
+		ok(!btfgen_field_offset(base, &sized, &off, &size) && off == 16 &&
+		   size == 8, "a field of the expected size: offset and size");
+		ok(btfgen_field_offset(base, &resized, &off, &size) == -EINVAL &&
+		   size == 16, "a field of another size is -EINVAL, its size given");
+		ok(!btfgen_field_offset(base, &any, &off, &size) && size == 16,
+		   "a field of any size: its size given");
+		ok(btfgen_field_offset(base, &gone, &off, &size) == -ENOENT &&
+		   size == 0, "a missing field is -ENOENT, size 0");
+	}
+
+	{
 		struct btfgen_func good = { "X", "calc_vtime_cost_builtin", 4,
 			{ "struct bio *", "struct ioc_gq *", "bool", "u64 *" }, true, NULL };
 		struct btfgen_func three = good, other = good, gone = good;
