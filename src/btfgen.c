@@ -327,7 +327,6 @@ int btfgen_emit(FILE *out, const struct btf *btf, const char *origin,
 
 #ifndef BTFGEN_NO_MAIN
 #include <bpf/libbpf.h>
-#include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -52,7 +52,6 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/spinlock.h>
-#include <linux/timer.h>
 #include "iocost_bpf.h"
 
 #define CREATE_TRACE_POINTS
