@@ -259,14 +259,16 @@ $(HOST)/unit/test_json: tests/unit/test_json.c tools/iocostctl/json.c tools/ioco
 	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_json.c tools/iocostctl/json.c
 
 # ---- packaging: install, dist, deb, rpm, check-packaging ---------------------
-# A separate block (issue 6).  `install` installs what iocost-bpf-tools ships,
-# `install-dkms` the module source DKMS builds from; debian/rules and
-# rpm/iocost-bpf.spec call both.  The example models are CO-RE objects: they
+# Packaging only: nothing above depends on it.  `install` installs what
+# iocost-bpf-tools ships, `install-dkms` the module source DKMS builds
+# from; debian/rules and rpm/iocost-bpf.spec call both.  The example models are CO-RE objects: they
 # are compiled once against the BTF of MODELS_KDIR (default: the project's
 # VM kernel, 6.12.118+deb12-amd64 from tests/deps) and libbpf relocates them
 # against the running kernel's BTF at load time.
 PKG_NAME := iocost-bpf
-PKG_VERSION := 0.1.0
+# the one place the version is written: VERSION (dkms.conf reads it too;
+# debian/changelog's and the RPM changelog's newest entries are checked against it)
+PKG_VERSION := $(shell cat $(TOP)/VERSION)
 DESTDIR ?=
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
@@ -282,7 +284,7 @@ MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/nu
 MODEL_OBJS = $(foreach m,$(MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
 DKMS_FILES := dkms.conf Makefile Kbuild $(MOD_FILES) src/kernel-check \
 	      src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h tests/vm/kernel.conf
-DKMS_FILES += src/btf-digest
+DKMS_FILES += src/btf-digest VERSION
 PKG_MANS := $(wildcard man/iocostctl.8) tools/iocost-bpf-apply.8 tools/iocost-bpf.conf.5
 PKG_OUT := build/pkg
 
@@ -333,7 +335,7 @@ deb: dist
 RPM_NODEPS = $(if $(shell rpm -q glibc 2>/dev/null | grep -v 'not installed'),,--nodeps)
 rpm: dist
 	rm -rf $(PKG_OUT)/rpm && mkdir -p $(PKG_OUT)/rpm/SOURCES
-	cp $(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz $(PKG_OUT)/rpm/SOURCES/
+	cp $(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz VERSION $(PKG_OUT)/rpm/SOURCES/
 	rpmbuild -ba $(RPM_NODEPS) --define '_topdir $(TOP)/$(PKG_OUT)/rpm' \
 		--define '__brp_compress bash %{_rpmconfigdir}/brp-compress %{?_prefix}' \
 		--define 'models_kdir $(abspath $(MODELS_KDIR))' rpm/iocost-bpf.spec
