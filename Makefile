@@ -17,10 +17,11 @@
 # target kernel is built under build/<kernel release>/.
 
 TOP := $(abspath .)
-include tests/vm/kernel.conf
-VM_KERNEL ?= $(IOCOST_DEFAULT_KERNEL)
-VM_KDIR := $(TOP)/.cache/kernels/$(VM_KERNEL)/root/usr/src/linux-headers-$(VM_KERNEL)
-
+PKG_NAME := iocost-bpf
+# the one place the version is written: VERSION (dkms.conf and the RPM spec
+# read it; debian/changelog's and the RPM changelog's newest entries are
+# checked against it by tests/pkg/test-dkms-conf and debian/rules)
+PKG_VERSION := $(shell cat $(TOP)/VERSION)
 KDIR ?= /lib/modules/$(shell uname -r)/build
 KREL := $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
 # IOCOST_OUT: where this kernel's build goes (not O=, which Kbuild would
@@ -53,21 +54,28 @@ MODELS := $(MODEL_SRCS) $(addsuffix _hdd,$(MODEL_SRCS))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 
-.PHONY: all module bpf tools unit lint fuzz fuzz-check check check-matrix demo deps vm-build vm-build-foreign clean
+.PHONY: all module bpf tools clean models pkg-build install install-dkms dist deb rpm
 .DELETE_ON_ERROR:
 
 all: module bpf tools
 
-# ---- host tools -------------------------------------------------------------
+# ---- host tools: iocost-btfgen (the build's) and iocostctl -------------------
 $(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/iocost_fields.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c src/btfwalk.c -lbpf
 
-$(HOST)/errno-write: tests/vm/errno-write.c
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -o $@ $<
+# iocostctl: main.c and one file per command, bpftool-style; with the module's parsers
+# (src/parse.c), the BTF walker (src/btfwalk.c) and the model registering
+# the skeleton loaders share (tools/lib/model_load.c)
+IOCOSTCTL_SRCS := $(wildcard tools/iocostctl/*.c) tools/lib/model_load.c src/parse.c src/btfwalk.c
+IOCOSTCTL_DEPS := $(IOCOSTCTL_SRCS) $(wildcard tools/iocostctl/*.h) tools/lib/model_load.h \
+		  src/parse.h src/btfwalk.h include/iocost_model.h VERSION
 
-tools: $(HOST)/iocost-btfgen $(HOST)/errno-write
+$(HOST)/iocostctl: $(IOCOSTCTL_DEPS)
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) -DIOCOSTCTL_VERSION='"$(PKG_VERSION)"' -o $@ $(IOCOSTCTL_SRCS) -lbpf
+
+tools: $(HOST)/iocost-btfgen $(HOST)/iocostctl
 
 # ---- the module -------------------------------------------------------------
 # KBUILD_CHROOT=DIR: run Kbuild in that root (tests/vm/buildroot), for
@@ -142,133 +150,17 @@ $(O)/bin/test_min: $(O)/tests/min.skel.h $(LOADER_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -DSKEL=min -DSKEL_H='"$(TOP)/$<"' -o $@ $(LOADER_SRCS) -lbpf
 
-# ---- tests ------------------------------------------------------------------
-UNIT_TESTS := $(patsubst tests/unit/%.c,$(HOST)/unit/%,$(wildcard tests/unit/test_*.c))
-
-$(HOST)/unit/test_parse: tests/unit/test_parse.c src/parse.c src/parse.h tests/unit/tap.h
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_parse.c src/parse.c
-
-$(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/iocost_fields.h tests/unit/tap.h
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN -fsanitize=address,undefined -o $@ tests/unit/test_btfgen.c src/btfgen.c src/btfwalk.c -lbpf
-
-# C tests, and the kernel matrix's verdicts (tests/vm/matrix-outcome.sh)
-UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh
-
-unit: $(UNIT_TESTS)
-	prove -v $(UNIT_TESTS) $(UNIT_SH_TESTS)
-
-# checkpatch.pl --strict (fetched from linux-source-6.12) over every tracked C
-# source and header: module, models, tools and tests alike, with no --ignore
-lint:
-	prove -v -e bash tests/checkpatch
-
-# libFuzzer over the module's parsers (src/parse.c, the module's source):
-# make check runs FUZZ_RUNS inputs from a fixed seed, make fuzz runs for
-# FUZZ_TIME seconds and keeps its corpus in build/host/fuzz/corpus
-FUZZ_RUNS ?= 1000000
-FUZZ_TIME ?= 600
-FUZZER := $(HOST)/fuzz/fuzz_parse
-FUZZ_FLAGS := -artifact_prefix=$(HOST)/fuzz/ -print_final_stats=1
-
-# -D: the harness spells libFuzzer's entry point in lowercase (checkpatch: CamelCase)
-$(FUZZER): tests/fuzz/fuzz_parse.c src/parse.c src/parse.h include/iocost_model.h
-	@mkdir -p $(@D)
-	$(CLANG) -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Dfuzz_one_input=LLVMFuzzerTestOneInput \
-		-o $@ tests/fuzz/fuzz_parse.c src/parse.c
-
-fuzz-check: $(FUZZER)
-	rm -rf $(HOST)/fuzz/check-corpus
-	cp -r tests/fuzz/corpus $(HOST)/fuzz/check-corpus
-	$(FUZZER) $(FUZZ_FLAGS) -seed=1 -runs=$(FUZZ_RUNS) $(HOST)/fuzz/check-corpus
-
-fuzz: $(FUZZER)
-	mkdir -p $(HOST)/fuzz/corpus
-	cp -n tests/fuzz/corpus/* $(HOST)/fuzz/corpus/
-	$(FUZZER) $(FUZZ_FLAGS) -max_total_time=$(FUZZ_TIME) $(HOST)/fuzz/corpus
-
-deps:
-	tests/deps
-
-# the kernel matrix (tests/vm/matrix.conf): fetch, build, probe and test
-# every kernel; MATRIX_MAX=N runs the first N, MATRIX_KERNELS a choice (of
-# kernels listed there: each has its expected outcome, supported or refused);
-# MATRIX_README=1 rewrites README.md's Supported kernels table
-check-matrix: deps
-	tests/vm/matrix $(if $(MATRIX_MAX),--max $(MATRIX_MAX)) \
-		$(if $(MATRIX_README),--readme) $(MATRIX_KERNELS)
-
-# build everything for the VM's stock kernel
-vm-build:
-	$(MAKE) KDIR=$(VM_KDIR) all
-
-# the module for the VM's kernel with the offsets of another build of
-# 6.12.118 (IOCOST_FOREIGN_KERNEL, tests/vm/kernel.conf): Debian's trixie
-# build, whose BTF differs while the release, vermagic and symbol CRCs the
-# kernel checks are the VM kernel's.  That is what a module DKMS did not
-# rebuild after a Debian revision bump looks like; tests/vm/t/11-btf-digest
-# loads it.  Only the other kernel's headers vmlinux (its BTF) is used.
-FOREIGN_VMLINUX := $(TOP)/.cache/kernels/$(IOCOST_FOREIGN_KERNEL)/root/usr/src/linux-headers-$(IOCOST_FOREIGN_KERNEL)/vmlinux
-vm-build-foreign:
-	@test -f $(FOREIGN_VMLINUX) || tests/vm/fetch-kernel $(IOCOST_FOREIGN_KERNEL)
-	$(MAKE) KDIR=$(VM_KDIR) BTF_VMLINUX=$(FOREIGN_VMLINUX) \
-		IOCOST_OUT=build/$(VM_KERNEL)/foreign build/$(VM_KERNEL)/foreign/iocost_bpf.ko
-	echo $(IOCOST_FOREIGN_KERNEL) > build/$(VM_KERNEL)/foreign/btf-kernel
-
-check: deps
-	$(MAKE) unit
-	$(MAKE) lint
-	$(MAKE) fuzz-check
-	$(MAKE) vm-build
-	$(MAKE) vm-build-foreign
-	$(MAKE) bench-guard
-	tests/vm/run
-
-# DEMO_README=1: then write its tables into README.md (tests/demo-readme)
-demo: deps vm-build
-	tests/vm/vmrun --disks 1 --timeout 1200 -- tests/demo
-	$(if $(DEMO_README),tests/demo-readme)
-
 clean:
 	rm -rf build
 
-# ---- iocostctl: the command-line tool (a host tool: no target kernel) --------
-# main.c and one file per command, bpftool-style; with the module's parsers
-# (src/parse.c), the BTF walker (src/btfwalk.c) and the model registering
-# the skeleton loaders share (tools/lib/model_load.c)
-IOCOSTCTL_SRCS := $(wildcard tools/iocostctl/*.c) tools/lib/model_load.c src/parse.c src/btfwalk.c
-IOCOSTCTL_DEPS := $(IOCOSTCTL_SRCS) $(wildcard tools/iocostctl/*.h) tools/lib/model_load.h \
-		  src/parse.h src/btfwalk.h include/iocost_model.h VERSION
-
-$(HOST)/iocostctl: $(IOCOSTCTL_DEPS)
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DIOCOSTCTL_VERSION='"$(PKG_VERSION)"' -o $@ $(IOCOSTCTL_SRCS) -lbpf
-
-tools: $(HOST)/iocostctl
-
-CTLPARSE_SRCS := tools/iocostctl/ctlparse.c tools/iocostctl/json.c src/parse.c
-$(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c $(CTLPARSE_SRCS) tools/iocostctl/ctlparse.h \
-			    tools/iocostctl/json.h src/parse.h include/iocost_model.h tests/unit/tap.h
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
-
-$(HOST)/unit/test_json: tests/unit/test_json.c tools/iocostctl/json.c tools/iocostctl/json.h tests/unit/tap.h
-	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_json.c tools/iocostctl/json.c
-
-# ---- packaging: install, dist, deb, rpm, check-packaging ---------------------
-# Packaging only: nothing above depends on it.  `install` installs what
-# iocost-bpf-tools ships, `install-dkms` the module source DKMS builds
-# from; debian/rules and rpm/iocost-bpf.spec call both.  The example models are CO-RE objects: they
-# are compiled once against the BTF of MODELS_KDIR (default: the project's
-# VM kernel, 6.12.118+deb12-amd64 from tests/deps) and libbpf relocates them
-# against the running kernel's BTF at load time.
-PKG_NAME := iocost-bpf
-# the one place the version is written: VERSION (dkms.conf reads it too;
-# debian/changelog's and the RPM changelog's newest entries are checked against it)
-PKG_VERSION := $(shell cat $(TOP)/VERSION)
+# ---- packaging: install, install-dkms, dist, deb, rpm ------------------------
+# Nothing above depends on this block.  `install` installs what
+# iocost-bpf-tools ships, `install-dkms` the module source DKMS builds from;
+# debian/rules and rpm/iocost-bpf.spec.in call both.  The example models are
+# CO-RE objects: they are compiled once against the BTF of MODELS_KDIR
+# (default: the project's VM kernel, VM_KDIR of tests/tests.mk, when
+# tests/deps has fetched it) and libbpf relocates them against the running
+# kernel's BTF at load time.
 DESTDIR ?=
 PREFIX ?= /usr
 SBINDIR ?= $(PREFIX)/sbin
@@ -283,12 +175,9 @@ MODELS_KDIR ?= $(if $(wildcard $(VM_KDIR)/vmlinux),$(VM_KDIR),$(KDIR))
 MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
 MODEL_OBJS = $(foreach m,$(MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
 DKMS_FILES := dkms.conf Makefile Kbuild $(MOD_FILES) src/kernel-check \
-	      src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h tests/vm/kernel.conf
-DKMS_FILES += src/btf-digest VERSION
+	      src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/btf-digest VERSION
 PKG_MANS := $(wildcard man/iocostctl.8) tools/iocost-bpf-apply.8 tools/iocost-bpf.conf.5
 PKG_OUT := build/pkg
-
-.PHONY: models pkg-build install install-dkms dist deb rpm pkg-unit check-packaging
 
 models:
 	@test -f $(MODELS_KDIR)/vmlinux || { echo "models: no BTF at MODELS_KDIR=$(MODELS_KDIR)/vmlinux (run tests/deps, or pass MODELS_KDIR=<kernel headers with vmlinux>)" >&2; exit 1; }
@@ -334,21 +223,16 @@ deb: dist
 # cannot be checked: --nodeps.  brp-compress needs bash (Debian's sh is dash).
 RPM_NODEPS = $(if $(shell rpm -q glibc 2>/dev/null | grep -v 'not installed'),,--nodeps)
 rpm: dist
-	rm -rf $(PKG_OUT)/rpm && mkdir -p $(PKG_OUT)/rpm/SOURCES
-	cp $(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz VERSION $(PKG_OUT)/rpm/SOURCES/
+	rm -rf $(PKG_OUT)/rpm && mkdir -p $(PKG_OUT)/rpm/SOURCES $(PKG_OUT)/rpm/SPECS
+	cp $(PKG_OUT)/$(PKG_NAME)-$(PKG_VERSION).tar.gz $(PKG_OUT)/rpm/SOURCES/
+	sed 's/@VERSION@/$(PKG_VERSION)/' rpm/iocost-bpf.spec.in > $(PKG_OUT)/rpm/SPECS/iocost-bpf.spec
 	rpmbuild -ba $(RPM_NODEPS) --define '_topdir $(TOP)/$(PKG_OUT)/rpm' \
 		--define '__brp_compress bash %{_rpmconfigdir}/brp-compress %{?_prefix}' \
-		--define 'models_kdir $(abspath $(MODELS_KDIR))' rpm/iocost-bpf.spec
-	rpmlint -c rpm/rpmlint.toml rpm/iocost-bpf.spec $(PKG_OUT)/rpm/RPMS/*/*.rpm $(PKG_OUT)/rpm/SRPMS/*.rpm
+		--define 'models_kdir $(abspath $(MODELS_KDIR))' $(PKG_OUT)/rpm/SPECS/iocost-bpf.spec
+	rpmlint -c rpm/rpmlint.toml $(PKG_OUT)/rpm/SPECS/iocost-bpf.spec \
+		$(PKG_OUT)/rpm/RPMS/*/*.rpm $(PKG_OUT)/rpm/SRPMS/*.rpm
 
-# host tests of the config parser / apply script and of dkms.conf (no kernel)
-pkg-unit:
-	prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf
-
-# build the packages, then install and use them in a Debian 12 guest
-check-packaging:
-	tests/pkg/e2e
-
-# ---- the overhead benchmark: make bench, make bench-guard, make bench-profile -
+# ---- tests: make check and the rest (tests/tests.mk, tests/bench/bench.mk) ---
 # optional: the DKMS source tree has no tests/
+-include tests/tests.mk
 -include tests/bench/bench.mk
