@@ -69,7 +69,7 @@ $(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src
 # the skeleton loaders share (tools/lib/model_load.c)
 IOCOSTCTL_SRCS := $(wildcard tools/iocostctl/*.c) tools/lib/model_load.c src/parse.c src/btfwalk.c
 IOCOSTCTL_DEPS := $(IOCOSTCTL_SRCS) $(wildcard tools/iocostctl/*.h) tools/lib/model_load.h \
-		  src/parse.h src/btfwalk.h include/iocost_model.h VERSION
+		  src/parse.h src/btfwalk.h src/iocost_stats.h include/iocost_model.h VERSION
 
 $(HOST)/iocostctl: $(IOCOSTCTL_DEPS)
 	@mkdir -p $(@D)

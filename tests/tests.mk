@@ -41,7 +41,7 @@ $(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h src
 
 CTLPARSE_SRCS := tools/iocostctl/ctlparse.c tools/iocostctl/json.c src/parse.c
 $(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c $(CTLPARSE_SRCS) tools/iocostctl/ctlparse.h \
-			    tools/iocostctl/json.h src/parse.h include/iocost_model.h tests/unit/tap.h
+			    tools/iocostctl/json.h src/parse.h src/iocost_stats.h include/iocost_model.h tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
 

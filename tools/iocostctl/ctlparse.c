@@ -256,8 +256,8 @@ const char *const ctl_fallback_names[CTL_NR_FALLBACK] = {
 	"kind", "caller", "costp", "args", "blkg",
 };
 
-/* " fallback_kind=N ... learning=N", when the line goes on */
-static int parse_clone_stats(const char **p, struct ctl_stats *r)
+/* " fallback_kind=N ... fallback_blkg=N" */
+static int parse_fallbacks(const char **p, u64 fallback[CTL_NR_FALLBACK])
 {
 	char key[32];
 	unsigned int i;
@@ -265,10 +265,8 @@ static int parse_clone_stats(const char **p, struct ctl_stats *r)
 
 	for (i = 0; i < CTL_NR_FALLBACK && !ret; i++) {
 		snprintf(key, sizeof(key), "fallback_%s", ctl_fallback_names[i]);
-		ret = need_blanks(p) ?: key_u64(p, key, &r->fallback[i]);
+		ret = need_blanks(p) ?: key_u64(p, key, &fallback[i]);
 	}
-	ret = ret ?: need_blanks(p) ?: key_u64(p, "learning", &r->learning);
-	r->has_clone = !ret;
 	return ret;
 }
 
@@ -285,19 +283,27 @@ int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 		return ret;
 	if (reg > 1)
 		return -EINVAL;
-	ret = need_blanks(&line) ?: key_u64(&line, "charges", &r.charges) ?:
-	      need_blanks(&line) ?: key_u64(&line, "merges", &r.merges) ?:
-	      need_blanks(&line) ?: key_u64(&line, "nodata", &r.nodata) ?:
-	      need_blanks(&line) ?: key_u64(&line, "zero", &r.zero) ?:
-	      need_blanks(&line) ?: key_u64(&line, "clamped", &r.clamped) ?:
-	      need_blanks(&line) ?: key_u64(&line, "vtime", &r.vtime);
-	if (!ret && r.mode == CTL_MODE_SHADOW)
-		ret = need_blanks(&line) ?:
-		      key_u64(&line, "builtin", &r.builtin) ?:
-		      need_blanks(&line) ?: parse_hist(&line, r.hist);
+	/* the counters, in the module's order (src/iocost_stats.h) */
+#define IOCOST_STAT(name) \
+	(ret = ret ?: need_blanks(&line) ?: key_u64(&line, #name, &r.name))
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT
+	if (!ret && r.mode == CTL_MODE_SHADOW) {
+#define IOCOST_STAT_SHADOW(name) \
+	(ret = ret ?: need_blanks(&line) ?: key_u64(&line, #name, &r.name))
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT_SHADOW
+		ret = ret ?: need_blanks(&line) ?: parse_hist(&line, r.hist);
+	}
 	/* then the clone's counters, or the end */
-	if (!ret && at_end(line))
-		ret = parse_clone_stats(&line, &r);
+	if (!ret && at_end(line)) {
+		ret = parse_fallbacks(&line, r.fallback);
+#define IOCOST_STAT_CLONE(name) \
+	(ret = ret ?: need_blanks(&line) ?: key_u64(&line, #name, &r.name))
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT_CLONE
+		r.has_clone = !ret;
+	}
 	ret = ret ?: at_end(line);
 	if (ret)
 		return ret;
@@ -566,39 +572,45 @@ int ctl_format_bind_line(char *buf, size_t size, struct ctl_devt dev,
 
 void ctl_stats_json(struct json_writer *w, const struct ctl_stats *st)
 {
+	const struct ctl_stats c = *st;	/* c.name: the counters' list below */
 	double ratio;
 	unsigned int i;
 
 	jsonw_start_object(w);
 	jsonw_string_field(w, "mode", ctl_mode_name(st->mode));
 	jsonw_bool_field(w, "registered", st->registered);
-	jsonw_uint_field(w, "charges", st->charges);
-	jsonw_uint_field(w, "merges", st->merges);
-	jsonw_uint_field(w, "nodata", st->nodata);
-	jsonw_uint_field(w, "zero", st->zero);
-	jsonw_uint_field(w, "clamped", st->clamped);
-	jsonw_uint_field(w, "vtime", st->vtime);
+#define IOCOST_STAT(name) jsonw_uint_field(w, #name, c.name)
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT
 	jsonw_float_field(w, "vtime_us", 3, ctl_vtime_us(st->vtime));
 	if (!st->has_clone) {
 		jsonw_null_field(w, "fallback");
-		jsonw_null_field(w, "learning");
+#define IOCOST_STAT_CLONE(name) jsonw_null_field(w, #name)
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT_CLONE
 	} else {
 		jsonw_name(w, "fallback");
 		jsonw_start_object(w);
 		for (i = 0; i < CTL_NR_FALLBACK; i++)
 			jsonw_uint_field(w, ctl_fallback_names[i], st->fallback[i]);
 		jsonw_end_object(w);
-		jsonw_uint_field(w, "learning", st->learning);
+#define IOCOST_STAT_CLONE(name) jsonw_uint_field(w, #name, c.name)
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT_CLONE
 	}
 	if (st->mode != CTL_MODE_SHADOW) {
-		jsonw_null_field(w, "builtin");
+#define IOCOST_STAT_SHADOW(name) jsonw_null_field(w, #name)
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT_SHADOW
 		jsonw_null_field(w, "builtin_us");
 		jsonw_null_field(w, "ratio");
 		jsonw_null_field(w, "hist");
 		jsonw_end_object(w);
 		return;
 	}
-	jsonw_uint_field(w, "builtin", st->builtin);
+#define IOCOST_STAT_SHADOW(name) jsonw_uint_field(w, #name, c.name)
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT_SHADOW
 	jsonw_float_field(w, "builtin_us", 3, ctl_vtime_us(st->builtin));
 	if (ctl_shadow_ratio(st, &ratio))
 		jsonw_null_field(w, "ratio");

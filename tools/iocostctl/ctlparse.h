@@ -84,12 +84,17 @@ struct ctl_stats {
 	char model[IOCOST_MODEL_NAME_LEN];
 	enum ctl_mode mode;
 	int registered;
-	u64 charges, merges, nodata, zero, clamped, vtime;
-	u64 builtin;
+	/* the module's counters, from its list: charges..vtime, builtin, learning */
+#define IOCOST_STAT(name) u64 name
+#define IOCOST_STAT_SHADOW(name) u64 name
+#define IOCOST_STAT_CLONE(name) u64 name
+#include "../../src/iocost_stats.h"
+#undef IOCOST_STAT
+#undef IOCOST_STAT_SHADOW
+#undef IOCOST_STAT_CLONE
 	u64 hist[CTL_HIST_BUCKETS];
 	int has_clone;
 	u64 fallback[CTL_NR_FALLBACK];
-	u64 learning;
 };
 
 /* the reasons of fallback[], in the kernel's order (fallback_NAME=) */
