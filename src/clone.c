@@ -99,11 +99,9 @@ static const u8 iocost_perms[6][IOCOST_NR_F] = {
 };
 
 const char * const iocost_fallback_names[IOCOST_NR_FALLBACK] = {
-	[IOCOST_FB_KIND] = "kind",
-	[IOCOST_FB_CALLER] = "caller",
-	[IOCOST_FB_COSTP] = "costp",
-	[IOCOST_FB_ARGS] = "args",
-	[IOCOST_FB_BLKG] = "blkg",
+#define IOCOST_FALLBACK(reason) #reason
+#include "iocost_stats.h"
+#undef IOCOST_FALLBACK
 };
 
 /*
@@ -328,7 +326,7 @@ static int iocost_clone_learn(const unsigned long *regs, const u64 *val,
 	if (fits && unlikely(fault) && atomic_read(&iocost_clone_cands) != 0x3f)
 		fits = ~atomic_read(&iocost_clone_cands) & 0x3f;
 	if (!fits)
-		return IOCOST_FB_ARGS;
+		return IOCOST_FB_args;
 	left = atomic_fetch_and(fits, &iocost_clone_cands) & fits;
 	if (!left) {
 		iocost_clone_fail(why);
@@ -376,35 +374,35 @@ iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 
 	c->is_merge = (u8)ftrace_regs_get_argument(fregs, 4);
 	merge = e.kind == IOCOST_KIND_MERGE;
-	fb = IOCOST_FB_KIND;
+	fb = IOCOST_FB_kind;
 	if (c->is_merge != merge || unlikely(fault & IOCOST_FAULT(fb)))
 		goto fallback;
-	fb = IOCOST_FB_CALLER;
+	fb = IOCOST_FB_caller;
 	for (i = 0; i < iocost_clone_nr_ret[e.kind]; i++)
 		if (parent_ip == iocost_clone_ret[e.kind][i])
 			break;
 	if (i == iocost_clone_nr_ret[e.kind] || unlikely(fault & IOCOST_FAULT(fb)))
 		goto fallback;
 	c->costp = (u64 *)ftrace_regs_get_argument(fregs, 5);
-	fb = IOCOST_FB_COSTP;
+	fb = IOCOST_FB_costp;
 	if (!object_is_on_stack(c->costp) || unlikely(fault & IOCOST_FAULT(fb)))
 		goto fallback;
 
 	for (i = 0; i < IOCOST_NR_F; i++)
 		regs[i] = ftrace_regs_get_argument(fregs, i);
-	if (unlikely(fault & IOCOST_FAULT(IOCOST_FB_ARGS)))
+	if (unlikely(fault & IOCOST_FAULT(IOCOST_FB_args)))
 		regs[0] ^= 1;
 	perm = READ_ONCE(iocost_clone_perm);
 	if (perm < 0) {
 		fb = iocost_clone_learn(regs, e.val, fault & IOCOST_FAULT_MAP);
 		goto fallback;
 	}
-	fb = IOCOST_FB_ARGS;
+	fb = IOCOST_FB_args;
 	if (!(iocost_clone_fits(regs, e.val) & BIT(perm)))
 		goto fallback;
 
 	c->iocg = (void *)ftrace_regs_get_argument(fregs, 3);
-	fb = IOCOST_FB_BLKG;
+	fb = IOCOST_FB_blkg;
 	if (get_kernel_nofault(blkg, (struct blkcg_gq **)((char *)c->iocg +
 							  IOCOST_OFF_IOCG_PD_BLKG)) ||
 	    blkg != e.blkg || unlikely(fault & IOCOST_FAULT(fb)))

@@ -73,14 +73,12 @@ struct iocost_model {
  * IPA-SRA clone (clone.c; stats "fallback_NAME="): the caller's kind is
  * not is_merge, the return address is not one of the caller's calls, costp
  * is not on the task's stack, the registers are not the bio's fields, or
- * iocg is not the bio's blkg's.
+ * iocg is not the bio's blkg's (the list: iocost_stats.h).
  */
 enum iocost_fallback {
-	IOCOST_FB_KIND,
-	IOCOST_FB_CALLER,
-	IOCOST_FB_COSTP,
-	IOCOST_FB_ARGS,
-	IOCOST_FB_BLKG,
+#define IOCOST_FALLBACK(reason) IOCOST_FB_##reason
+#include "iocost_stats.h"
+#undef IOCOST_FALLBACK
 	IOCOST_NR_FALLBACK
 };
 

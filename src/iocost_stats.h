@@ -18,6 +18,9 @@
  * IOCOST_STAT_CLONE(name): on kernels hooked through the IPA-SRA clone
  *	only, at the end of the line, after " fallback_REASON=N" for each
  *	fallback reason (IOCOST_NR_FALLBACK of them)
+ * IOCOST_FALLBACK(reason): those reasons, in order.  These entries end
+ *	in ',' instead: they expand to enumerators (IOCOST_FB_##reason, as
+ *	uapi/linux/bpf.h's BPF_FUNC_##name) or to an array's initializers.
  */
 #ifdef IOCOST_STAT
 /* bios priced by the model */
@@ -42,4 +45,17 @@ IOCOST_STAT_SHADOW(builtin);
 #ifdef IOCOST_STAT_CLONE
 /* bios the builtin priced while the registers' mapping was learned */
 IOCOST_STAT_CLONE(learning);
+#endif
+
+#ifdef IOCOST_FALLBACK
+/* the caller's kind is not is_merge */
+IOCOST_FALLBACK(kind),
+/* the return address is not one of the caller's calls */
+IOCOST_FALLBACK(caller),
+/* costp is not on the task's stack */
+IOCOST_FALLBACK(costp),
+/* the registers are not the bio's fields */
+IOCOST_FALLBACK(args),
+/* iocg is not the bio's blkg's */
+IOCOST_FALLBACK(blkg),
 #endif

@@ -253,7 +253,9 @@ static int parse_hist(const char **p, u64 *hist)
 }
 
 const char *const ctl_fallback_names[CTL_NR_FALLBACK] = {
-	"kind", "caller", "costp", "args", "blkg",
+#define IOCOST_FALLBACK(reason) #reason
+#include "../../src/iocost_stats.h"
+#undef IOCOST_FALLBACK
 };
 
 /* " fallback_kind=N ... fallback_blkg=N" */

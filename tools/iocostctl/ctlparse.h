@@ -77,7 +77,12 @@ struct ctl_binding {
  * fallback_blkg=N learning=N" (has_clone 1): the bios left to the builtin,
  * by reason, and those it priced while the registers were learned.
  */
-#define CTL_NR_FALLBACK	5
+enum {
+#define IOCOST_FALLBACK(reason) CTL_FB_##reason
+#include "../../src/iocost_stats.h"
+#undef IOCOST_FALLBACK
+	CTL_NR_FALLBACK
+};
 
 struct ctl_stats {
 	struct ctl_devt dev;
@@ -97,7 +102,7 @@ struct ctl_stats {
 	u64 fallback[CTL_NR_FALLBACK];
 };
 
-/* the reasons of fallback[], in the kernel's order (fallback_NAME=) */
+/* the reasons of fallback[], from the module's list (fallback_NAME=) */
 extern const char *const ctl_fallback_names[CTL_NR_FALLBACK];
 
 /*
