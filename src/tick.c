@@ -66,7 +66,7 @@
 static const struct {
 	const char *name;
 	long off;
-	int size;	/* 0 or the size btfgen required of it */
+	int size;	/* 0 or the size btfgen required of it: for the log */
 } iocost_tick_fields[] = {
 #define IOCOST_TICK_FIELD(macro, type, path, size) \
 	{ #type "." #path, IOCOST_OFF_ ## macro, size },
@@ -206,9 +206,15 @@ void iocost_tick_init(void)
 
 	for (i = 0; i < ARRAY_SIZE(iocost_tick_fields); i++) {
 		if (iocost_tick_fields[i].off < 0) {
-			snprintf(why, sizeof(why),
-				 "the kernel's BTF has no usable %s",
-				 iocost_tick_fields[i].name);
+			if (iocost_tick_fields[i].size)
+				snprintf(why, sizeof(why),
+					 "the kernel's BTF has no %s of %d bytes",
+					 iocost_tick_fields[i].name,
+					 iocost_tick_fields[i].size);
+			else
+				snprintf(why, sizeof(why),
+					 "the kernel's BTF has no %s",
+					 iocost_tick_fields[i].name);
 			iocost_tick_unavailable = why;
 			goto out;
 		}
