@@ -65,9 +65,6 @@ struct iocost_model {
 	struct rcu_head rcu;
 };
 
-/* buckets of model/builtin per IO in shadow mode (stats "hist=") */
-#define IOCOST_NR_HIST 8
-
 /*
  * Why the builtin priced a bound disk's bio on a kernel hooked through the
  * IPA-SRA clone (clone.c; stats "fallback_NAME="): the caller's kind is

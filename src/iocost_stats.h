@@ -5,7 +5,8 @@
  *
  * A list, not a header with a guard: as with include/linux/bpf_types.h, a
  * file defines what an entry expands to, includes this file, and undefines
- * it again; it may do so several times.  Each group below is expanded only
+ * it again; it may do so several times (IOCOST_NR_HIST, the one constant
+ * here, is defined by the first).  Each group below is expanded only
  * where its macro is defined.  Every entry ends in ';', so that an entry
  * can expand to a member declaration or to a statement.  Pure C with no
  * includes: the module (struct iocost_stats in iocost_bpf.h, the stats
@@ -22,6 +23,12 @@
  *	in ',' instead: they expand to enumerators (IOCOST_FB_##reason, as
  *	uapi/linux/bpf.h's BPF_FUNC_##name) or to an array's initializers.
  */
+
+/* the buckets of a shadow line's " hist=H0,...,H7" */
+#ifndef IOCOST_NR_HIST
+#define IOCOST_NR_HIST 8
+#endif
+
 #ifdef IOCOST_STAT
 /* bios priced by the model */
 IOCOST_STAT(charges);

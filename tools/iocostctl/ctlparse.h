@@ -63,7 +63,7 @@ struct ctl_binding {
  * H2 [1/4, 1/2), H3 [1/2, 9/10), H4 [9/10, 11/10], H5 (11/10, 2),
  * H6 [2, 4), H7 >= 4.
  */
-#define CTL_HIST_BUCKETS	8
+#define CTL_HIST_BUCKETS	IOCOST_NR_HIST	/* src/iocost_stats.h */
 
 /*
  * enforce: "MAJ:MIN model=NAME mode=enforce registered=0|1 charges=N
