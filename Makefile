@@ -43,10 +43,10 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -fms-extensions -Wno-microsoft-anon-tag \
 	      -I$(O) -Iinclude -Ibpf
 
-MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c src/clone.c src/tick.c src/parse.c \
-	     src/iocost_bpf.h src/iocost_trace.h src/parse.h include/iocost_model.h
-MOD_FILES += src/btfdigest.c src/btfdigest.h
-MOD_FILES += src/iocost_stats.h src/iocost_fields.h
+MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c \
+	     src/clone.c src/tick.c src/parse.c src/btfdigest.c \
+	     src/iocost_bpf.h src/iocost_trace.h src/parse.h src/btfdigest.h \
+	     src/iocost_stats.h src/iocost_fields.h include/iocost_model.h
 # every model also builds as NAME_hdd, with the series' fixed HDD autop
 # coefficients instead of the bound disk's (-DIOCOST_FIXED_HDD)
 MODEL_SRCS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
@@ -64,9 +64,9 @@ $(HOST)/iocost-btfgen: src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) -o $@ src/btfgen.c src/btfwalk.c -lbpf
 
-# iocostctl: main.c and one file per command, bpftool-style; with the module's parsers
-# (src/parse.c), the BTF walker (src/btfwalk.c) and the model registering
-# the skeleton loaders share (tools/lib/model_load.c)
+# iocostctl: main.c and one file per command, bpftool-style; with the
+# module's parsers (src/parse.c), the BTF walker (src/btfwalk.c) and the
+# model registering the skeleton loaders share (tools/lib/model_load.c)
 IOCOSTCTL_SRCS := $(wildcard tools/iocostctl/*.c) tools/lib/model_load.c src/parse.c src/btfwalk.c
 IOCOSTCTL_DEPS := $(IOCOSTCTL_SRCS) $(wildcard tools/iocostctl/*.h) tools/lib/model_load.h \
 		  src/parse.h src/btfwalk.h src/iocost_stats.h include/iocost_model.h VERSION
