@@ -286,13 +286,13 @@ int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 	if (reg > 1)
 		return -EINVAL;
 	/* the counters, in the module's order (src/iocost_stats.h) */
-#define IOCOST_STAT(name) \
+#define PARSE_COUNTER(name) \
 	(ret = ret ?: need_blanks(&line) ?: key_u64(&line, #name, &r.name))
+#define IOCOST_STAT(name) PARSE_COUNTER(name)
 #include "../../src/iocost_stats.h"
 #undef IOCOST_STAT
 	if (!ret && r.mode == CTL_MODE_SHADOW) {
-#define IOCOST_STAT_SHADOW(name) \
-	(ret = ret ?: need_blanks(&line) ?: key_u64(&line, #name, &r.name))
+#define IOCOST_STAT_SHADOW(name) PARSE_COUNTER(name)
 #include "../../src/iocost_stats.h"
 #undef IOCOST_STAT_SHADOW
 		ret = ret ?: need_blanks(&line) ?: parse_hist(&line, r.hist);
@@ -300,12 +300,12 @@ int ctl_parse_stats_line(const char *line, struct ctl_stats *st)
 	/* then the clone's counters, or the end */
 	if (!ret && at_end(line)) {
 		ret = parse_fallbacks(&line, r.fallback);
-#define IOCOST_STAT_CLONE(name) \
-	(ret = ret ?: need_blanks(&line) ?: key_u64(&line, #name, &r.name))
+#define IOCOST_STAT_CLONE(name) PARSE_COUNTER(name)
 #include "../../src/iocost_stats.h"
 #undef IOCOST_STAT_CLONE
 		r.has_clone = !ret;
 	}
+#undef PARSE_COUNTER
 	ret = ret ?: at_end(line);
 	if (ret)
 		return ret;
