@@ -42,6 +42,20 @@
  * lock there) in the timer's thread; if ftrace calls it with preemption
  * disabled (another ftrace user on the same function), a tick is dropped
  * and counted instead.
+ *
+ * Teardown.  unregister_ftrace_function() waits for RCU-tasks only, which
+ * takes a task blocked on a sleeping lock for quiescent, and then frees
+ * the ops' trampoline; a handler blocked on ioc->lock would return into
+ * freed memory, or into freed module text after the module reference is
+ * dropped.  So everything the handler does runs inside an RCU read side
+ * and only while iocost_tick_on is set: iocost_tick_unreg() clears it and
+ * waits for a grace period before it unregisters, and again before it
+ * drops the module reference.
+ *
+ * The event exists from MODULE_STATE_COMING on, before module_init(): an
+ * enable that arrives before iocost_tick_init() has set the ftrace filter
+ * (a cached ":mod:iocost_bpf" in set_event does) is refused like one on a
+ * kernel the event cannot work on, or the ops would trace every function.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -74,8 +88,13 @@ static const struct {
 #undef IOCOST_TICK_FIELD
 };
 
-/* why the event cannot be enabled on this kernel, NULL if it can */
-static const char *iocost_tick_unavailable;
+/*
+ * why the event cannot be enabled on this kernel, NULL if it can; until
+ * iocost_tick_init() has set the filter, it cannot
+ */
+static const char *iocost_tick_unavailable = "the module is still loading";
+/* the handler may do its work (see the header comment) */
+static bool iocost_tick_on;
 static atomic_long_t iocost_ticks_dropped;
 
 /* the vtime an active iocg was charged since the last flush */
@@ -118,6 +137,13 @@ static void notrace iocost_tick_handler(unsigned long ip,
 		return;
 	}
 
+	/* ioc->lock may sleep (PREEMPT_RT): iocost_tick_unreg() waits for us */
+	rcu_read_lock();
+	if (!READ_ONCE(iocost_tick_on)) {
+		rcu_read_unlock();
+		return;
+	}
+	iocost_test_block();	/* test build, PREEMPT_RT: as ioc->lock may */
 	spin_lock_irqsave(lock, flags);
 	now = ktime_to_us(ktime_get());
 	period = atomic64_read(&PRIV(ioc, atomic64_t, IOCOST_OFF_IOC_CUR_PERIOD));
@@ -132,6 +158,7 @@ static void notrace iocost_tick_handler(unsigned long ip,
 		nr_active++;
 	}
 	spin_unlock_irqrestore(lock, flags);
+	rcu_read_unlock();
 
 	elapsed = now > period_at ? now - period_at : 0;
 	usage_us = vrate ? div64_u64(vusage, vrate) : 0;
@@ -158,20 +185,23 @@ static struct ftrace_ops iocost_tick_ops = {
  */
 int iocost_tick_reg(void)
 {
+	/* pairs with the release in iocost_tick_init(): the filter is set */
+	const char *why = smp_load_acquire(&iocost_tick_unavailable);
 	int ret;
 
-	if (iocost_tick_unavailable) {
-		pr_warn("iocost_ioc_tick cannot be enabled: %s\n",
-			iocost_tick_unavailable);
+	if (why) {
+		pr_warn("iocost_ioc_tick cannot be enabled: %s\n", why);
 		return -ENODEV;
 	}
 	/* tracefs does not pin the module of an enabled event: we must */
 	if (!try_module_get(THIS_MODULE))
 		return -ENODEV;
+	WRITE_ONCE(iocost_tick_on, true);
 	ret = register_ftrace_function(&iocost_tick_ops);
 	if (ret) {
 		pr_warn("iocost_ioc_tick: cannot attach to %s: %d\n",
 			IOCOST_TICK_TARGET, ret);
+		WRITE_ONCE(iocost_tick_on, false);
 		module_put(THIS_MODULE);
 	}
 	return ret;
@@ -180,16 +210,21 @@ int iocost_tick_reg(void)
 /**
  * iocost_tick_unreg - detach the handler (the event's last user is gone)
  *
- * Waits until no CPU runs the handler any more.
+ * Waits until no CPU runs the handler any more, blocked ones included
+ * (see the header comment).
  */
 void iocost_tick_unreg(void)
 {
-	long dropped = atomic_long_xchg(&iocost_ticks_dropped, 0);
+	long dropped;
 
+	WRITE_ONCE(iocost_tick_on, false);
+	synchronize_rcu();	/* no handler is past the check, or blocked */
 	WARN_ON_ONCE(unregister_ftrace_function(&iocost_tick_ops));
+	dropped = atomic_long_xchg(&iocost_ticks_dropped, 0);
 	if (dropped)
 		pr_warn("iocost_ioc_tick: %ld ticks dropped: ftrace called the handler with preemption disabled on PREEMPT_RT\n",
 			dropped);
+	synchronize_rcu();	/* the module's text outlives every handler */
 	module_put(THIS_MODULE);
 }
 
@@ -202,10 +237,12 @@ void iocost_tick_unreg(void)
 void iocost_tick_init(void)
 {
 	static char why[96];
+	const char *unavailable = NULL;
 	int i, ret;
 
 	for (i = 0; i < ARRAY_SIZE(iocost_tick_fields); i++) {
-		if (iocost_tick_fields[i].off < 0) {
+		if (iocost_tick_fields[i].off < 0 ||
+		    IOCOST_TEST_HOOK(tick_fault) == i + 1) {
 			if (iocost_tick_fields[i].size)
 				snprintf(why, sizeof(why),
 					 "the kernel's BTF has no %s of %d bytes",
@@ -215,13 +252,12 @@ void iocost_tick_init(void)
 				snprintf(why, sizeof(why),
 					 "the kernel's BTF has no %s",
 					 iocost_tick_fields[i].name);
-			iocost_tick_unavailable = why;
+			unavailable = why;
 			goto out;
 		}
 	}
 	if (!IOCOST_HAVE_IOC_TIMER_FN) {
-		iocost_tick_unavailable =
-			"no ioc_timer_fn(struct timer_list *) in the kernel's BTF";
+		unavailable = "no ioc_timer_fn(struct timer_list *) in the kernel's BTF";
 		goto out;
 	}
 	ret = ftrace_set_filter(&iocost_tick_ops,
@@ -230,12 +266,14 @@ void iocost_tick_init(void)
 	if (ret) {
 		snprintf(why, sizeof(why), "%s is not traceable (ftrace_set_filter: %d)",
 			 IOCOST_TICK_TARGET, ret);
-		iocost_tick_unavailable = why;
+		unavailable = why;
 	}
 out:
-	if (iocost_tick_unavailable)
+	if (unavailable)
 		pr_warn("trace event iocost_ioc_tick disabled: %s\n",
-			iocost_tick_unavailable);
+			unavailable);
+	/* from now on an enable finds the filter set, or the reason */
+	smp_store_release(&iocost_tick_unavailable, unavailable);
 }
 
 /**
@@ -243,5 +281,7 @@ out:
  */
 void iocost_tick_exit(void)
 {
+	/* a failed load's events may live a little longer than the filter */
+	smp_store_release(&iocost_tick_unavailable, "the module is unloading");
 	ftrace_free_filter(&iocost_tick_ops);
 }
