@@ -44,7 +44,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -I$(O) -Iinclude -Ibpf
 
 MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c \
-	     src/clone.c src/tick.c src/parse.c src/btfdigest.c \
+	     src/clone.c src/tick.c src/parse.c src/btfdigest.c src/testhooks.h \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h src/btfdigest.h \
 	     src/iocost_stats.h src/iocost_fields.h include/iocost_model.h
 # every model also builds as NAME_hdd, with the series' fixed HDD autop
@@ -95,7 +95,14 @@ $(O)/hook-strategy: $(O)/iocost_bpf.ko src/iocost_bpf.h
 		echo "ftrace ip-modify at the entry of its IPA-SRA clone, each call checked against its caller's bio (registers mapped from the first bios)"; \
 	fi > $@
 
-$(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check src/btf-digest $(HOST)/iocost-btfgen $(wildcard $(BTF_VMLINUX))
+# IOCOST_TEST=1: the test build (Kbuild, src/testhooks.h); a stamp per
+# flavour, so that switching flavours in one build directory rebuilds
+IOCOST_TEST ?=
+BUILD_FLAVOUR := $(O)/flavour.$(if $(IOCOST_TEST),test,product)
+$(BUILD_FLAVOUR):
+	@mkdir -p $(@D) && rm -f $(O)/flavour.* && touch $@
+
+$(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check src/btf-digest $(HOST)/iocost-btfgen $(wildcard $(BTF_VMLINUX)) $(BUILD_FLAVOUR)
 	@src/kernel-check $(KDIR) >/dev/null
 	@rm -rf $(O)/mod
 	@mkdir -p $(O)/mod/src $(O)/mod/include $(O)/mod/generated
@@ -103,7 +110,7 @@ $(O)/iocost_bpf.ko: $(MOD_FILES) Kbuild src/kernel-check src/btf-digest $(HOST)/
 	$(HOST)/iocost-btfgen $(BTF_VMLINUX) > $(O)/mod/generated/iocost_btf.h
 	src/btf-digest $(BTF_VMLINUX) $(PKG_VERSION) > $(O)/mod/generated/iocost_btf_digest.h
 	@src/kernel-check --compiler $(KDIR) >/dev/null
-	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(O)/mod modules
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(O)/mod IOCOST_TEST=$(IOCOST_TEST) modules
 	$(HOST)/iocost-btfgen --check-module $(O)/mod/iocost_bpf.ko $(KDIR)/vmlinux
 	cp $(O)/mod/iocost_bpf.ko $@
 

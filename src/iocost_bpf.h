@@ -24,6 +24,7 @@
 #include <linux/rcupdate.h>
 #include "../include/iocost_model.h"
 #include "iocost_btf.h"		/* generated from the target kernel's BTF */
+#include "testhooks.h"
 
 struct blkcg_gq;
 struct block_device;

@@ -30,8 +30,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bpf.h>
+#include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/utsname.h>
+#include <linux/workqueue.h>
 #include "iocost_bpf.h"
 #include "btfdigest.h"
 
@@ -49,6 +51,90 @@
 #error "iocost_bpf needs CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y for its pricing hook"
 #endif
 
+#ifdef IOCOST_TEST_BUILD
+/* the test build's hooks (testhooks.h) */
+unsigned int iocost_clone_fault, iocost_caller_fault, iocost_tick_fault;
+unsigned int iocost_init_delay_ms, iocost_bind_delay_ms;
+#if IOCOST_HOOK_CLONE
+module_param_named(clone_fault, iocost_clone_fault, uint, 0644);
+MODULE_PARM_DESC(clone_fault,
+		 "test build: make the IPA-SRA clone's checks fail on purpose; bits: 1 stash, 2 kind, 4 caller, 8 costp (one outside the caller's frame), 16 args, 32 blkg, 64 a bio contradicting the mapping being learned, 128 each stash on the next CPU's ring (a migration)");
+#endif
+module_param_named(caller_fault, iocost_caller_fault, uint, 0444);
+MODULE_PARM_DESC(caller_fault,
+		 "test build: bit K: the caller scan ignores caller K's calls (0 ioc_rqos_throttle, 1 ioc_rqos_merge), as if inlined");
+module_param_named(tick_fault, iocost_tick_fault, uint, 0444);
+MODULE_PARM_DESC(tick_fault,
+		 "test build: N > 0: the tick event's Nth private field is missing");
+module_param_named(init_delay_ms, iocost_init_delay_ms, uint, 0444);
+MODULE_PARM_DESC(init_delay_ms,
+		 "test build: module init sleeps this long before the tick event's filter is set");
+module_param_named(bind_delay_ms, iocost_bind_delay_ms, uint, 0644);
+MODULE_PARM_DESC(bind_delay_ms,
+		 "test build: a bind sleeps this long before it takes iocost_lock");
+
+#ifdef CONFIG_PREEMPT_RT
+static DEFINE_SPINLOCK(iocost_test_lock);
+static bool iocost_test_held;
+static unsigned int iocost_rt_block_ms;
+
+static void iocost_test_hold_workfn(struct work_struct *work)
+{
+	spin_lock(&iocost_test_lock);
+	WRITE_ONCE(iocost_test_held, true);
+	mdelay(iocost_rt_block_ms);
+	WRITE_ONCE(iocost_test_held, false);
+	spin_unlock(&iocost_test_lock);
+}
+
+static DECLARE_WORK(iocost_test_hold_work, iocost_test_hold_workfn);
+
+static int iocost_rt_block_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int ms;
+	int ret = kstrtouint(val, 0, &ms);
+
+	if (ret)
+		return ret;
+	if (ms > 10000)
+		return -ERANGE;
+	if (work_busy(&iocost_test_hold_work))
+		return -EBUSY;
+	iocost_rt_block_ms = ms;
+	schedule_work(&iocost_test_hold_work);
+	return 0;
+}
+
+static const struct kernel_param_ops iocost_rt_block_ops = {
+	.set = iocost_rt_block_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(rt_block_ms, &iocost_rt_block_ops, &iocost_rt_block_ms, 0644);
+MODULE_PARM_DESC(rt_block_ms,
+		 "test build, PREEMPT_RT: hold a lock N ms that the pricing and tick handlers then block on");
+
+/**
+ * iocost_test_block - test build, PREEMPT_RT: block while rt_block_ms holds
+ */
+void notrace iocost_test_block(void)
+{
+	if (READ_ONCE(iocost_test_held)) {
+		spin_lock(&iocost_test_lock);
+		spin_unlock(&iocost_test_lock);
+	}
+}
+
+/**
+ * iocost_test_exit - test build, PREEMPT_RT: no hold runs after this
+ */
+void iocost_test_exit(void)
+{
+	cancel_work_sync(&iocost_test_hold_work);
+}
+#endif
+#endif
+
 static int __init iocost_bpf_init(void)
 {
 	int ret;
@@ -59,6 +145,9 @@ static int __init iocost_bpf_init(void)
 	ret = iocost_hook_init();
 	if (ret)
 		return ret;
+	/* the trace events exist already (MODULE_STATE_COMING) */
+	if (IOCOST_TEST_HOOK(init_delay_ms))
+		msleep(IOCOST_TEST_HOOK(init_delay_ms));
 	iocost_tick_init();
 	ret = iocost_ctl_init();
 	if (ret)
@@ -92,6 +181,7 @@ static void __exit iocost_bpf_exit(void)
 	iocost_ctl_exit();
 	iocost_tick_exit();
 	iocost_hook_exit();
+	iocost_test_exit();
 }
 
 module_init(iocost_bpf_init);

@@ -97,9 +97,10 @@ check-matrix: deps
 	tests/vm/matrix $(if $(MATRIX_MAX),--max $(MATRIX_MAX)) \
 		$(if $(MATRIX_README),--readme) $(MATRIX_KERNELS)
 
-# build everything for the VM's stock kernel
+# build everything for the VM's stock kernel; the module as the test build
+# (IOCOST_TEST=1: fault and delay hooks, src/testhooks.h)
 vm-build:
-	$(MAKE) KDIR=$(VM_KDIR) all
+	$(MAKE) KDIR=$(VM_KDIR) IOCOST_TEST=1 all
 
 # the module for the VM's kernel with the offsets of another build of
 # 6.12.118 (IOCOST_FOREIGN_KERNEL, tests/vm/kernel.conf): Debian's trixie
