@@ -40,6 +40,7 @@
 
 #include <linux/bpf.h>
 #include <linux/blkdev.h>
+#include <linux/delay.h>
 #include <linux/hashtable.h>
 #include <linux/mutex.h>
 #include <linux/rculist.h>
@@ -131,8 +132,17 @@ static void iocost_binding_unlink(struct iocost_binding *b,
 		/* unregistered and unbound: nothing can find it any more */
 		b->free_model = !m->registered;
 	}
-	if (!--iocost_nr_bindings)
+	if (!--iocost_nr_bindings) {
+		/*
+		 * Nothing can find a binding or a bound model any more; wait
+		 * for the handlers that did, before the ftrace trampolines go:
+		 * on PREEMPT_RT a model may be blocked on a sleeping lock, and
+		 * unregister_ftrace_function() waits for RCU-tasks only, which
+		 * takes such a task for quiescent (hook.c).
+		 */
+		synchronize_rcu();
 		iocost_hook_remove();
+	}
 }
 
 /* Release what the bindings on @dead hold; iocost_lock not held. */
@@ -182,12 +192,6 @@ int iocost_bind(struct gendisk *disk, const char *name, bool shadow)
 	LIST_HEAD(dead);
 	int ret = 0;
 
-	if (IOCOST_HOOK_CLONE && iocost_clone_refuses()) {
-		pr_err_ratelimited("%u:%u not bound: pricing through %s was disabled (%s)\n",
-				   MAJOR(devt), MINOR(devt), IOCOST_HOOK_TARGET,
-				   iocost_clone_refuses());
-		return -EOPNOTSUPP;
-	}
 	if (shadow && !iocost_devctx_shadow_ok())
 		return -EOPNOTSUPP;
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
@@ -203,7 +207,21 @@ int iocost_bind(struct gendisk *disk, const char *name, bool shadow)
 	b->shadow = shadow;
 
 	iocost_bindings_sync();	/* a removed disk's binding is retired */
+	if (IOCOST_TEST_HOOK(bind_delay_ms))
+		msleep(IOCOST_TEST_HOOK(bind_delay_ms));
 	mutex_lock(&iocost_lock);
+	/*
+	 * Under the lock: the clone's structural mismatch (clone.c) sets the
+	 * reason, then unbinds every disk under this lock; a bind that got
+	 * the lock first is unbound by it, one that comes after sees why.
+	 */
+	if (IOCOST_HOOK_CLONE && iocost_clone_refuses()) {
+		pr_err_ratelimited("%u:%u not bound: pricing through %s was disabled (%s)\n",
+				   MAJOR(devt), MINOR(devt), IOCOST_HOOK_TARGET,
+				   iocost_clone_refuses());
+		ret = -EOPNOTSUPP;
+		goto err_unlock;
+	}
 	m = iocost_model_find(name);
 	if (!m) {
 		ret = -ENOENT;

@@ -55,7 +55,13 @@
  * comparison).  Its registration says which in the kernel log.
  *
  * Bindings (binding.c) are replaced under iocost_lock and freed only
- * after synchronize_rcu(), which waits for every handler.
+ * after synchronize_rcu(), which waits for every handler.  Every point
+ * where a handler may block (a model on PREEMPT_RT, the blkcg callbacks)
+ * is inside an RCU read side that is entered only through a binding or a
+ * bound model: the last unbind waits for a grace period after it
+ * unpublished them and before iocost_hook_remove() unregisters the ops,
+ * whose trampolines ftrace frees once RCU-tasks, which takes a blocked
+ * task for quiescent, has passed.
  *
  * Context.  The handler runs the model with preemption disabled, which is
  * also the RCU read side the bindings rely on, and keeps the task on its
@@ -66,7 +72,11 @@
  * ftrace calls the handler directly (no FTRACE_OPS_FL_RECURSION), with
  * preemption as the caller has it, unless another ftrace user traces the
  * same function: then ftrace's list function disables preemption around
- * every handler, on RT too (docs/RELIABILITY.md).
+ * every handler, on RT too (docs/RELIABILITY.md).  A model that takes a
+ * sleeping lock would then sleep in atomic context, so on PREEMPT_RT the
+ * handler does not run the model when it finds itself non-preemptible:
+ * the builtin prices that bio, the first one is logged and the number is
+ * logged when the hooks are detached (iocost_rt_atomic()).
  *
  * The ops are FTRACE_OPS_FL_PERMANENT, as livepatch's are: with
  * kernel.ftrace_enabled=0 attaching fails (the first bind fails with
@@ -305,6 +315,26 @@ static __always_inline void iocost_model_exit(void)
 	}
 }
 
+/* PREEMPT_RT: bios of bound disks left to the builtin, ftrace being atomic */
+static atomic_long_t iocost_rt_atomic_bios;
+
+/*
+ * PREEMPT_RT: may the model not run here?  The model runs preemptible
+ * there (it may take sleeping locks), and the handler is called with
+ * preemption as the caller has it, unless another ftrace user on the same
+ * function makes ftrace's list function disable it.  Then the builtin
+ * prices the bio; counted, the first one logged.  Always false elsewhere.
+ */
+static __always_inline bool iocost_rt_atomic(void)
+{
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT) || likely(preemptible()))
+		return false;
+	if (atomic_long_inc_return(&iocost_rt_atomic_bios) == 1)
+		pr_warn("%s: ftrace calls the hook with preemption disabled (another ftrace user on the function?): on PREEMPT_RT a model must run preemptible, the builtin prices these bios\n",
+			IOCOST_HOOK_TARGET);
+	return true;
+}
+
 /* bio_blkcg_css()->blkcg, without the call: the blkg's blkcg */
 static __always_inline struct blkcg *iocost_blkg_blkcg(struct blkcg_gq *blkg)
 {
@@ -340,7 +370,7 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 	if (!bio->bi_bdev || !bio->bi_blkg)
 		goto out;
 	b = iocost_binding_find(bio->bi_bdev->bd_disk);
-	if (!b)
+	if (!b || iocost_rt_atomic())
 		goto out;
 	blkcg = iocost_blkg_blkcg(bio->bi_blkg);
 	opf = (__force u32)bio->bi_opf;
@@ -351,6 +381,7 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 		goto out;
 	}
 	*costp = iocost_price(b, opf, nbytes, sector, blkcg, iocg, is_merge);
+	iocost_test_block();	/* test build, PREEMPT_RT: as a model may */
 	ftrace_regs_set_instruction_pointer(fregs,
 					    (unsigned long)iocost_builtin_skipped);
 out:
@@ -372,7 +403,7 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 
 	iocost_model_enter();
 	b = iocost_clone_call(fregs, parent_ip, &c);
-	if (!b)
+	if (!b || iocost_rt_atomic())
 		goto out;
 	blkcg = iocost_blkg_blkcg(c.blkg);
 	if (unlikely(b->shadow)) {
@@ -382,6 +413,7 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	*c.costp = iocost_price(b, c.opf, c.nbytes, c.sector, blkcg, c.iocg,
 				c.is_merge);
+	iocost_test_block();	/* test build, PREEMPT_RT: as a model may */
 	ftrace_regs_set_instruction_pointer(fregs,
 					    (unsigned long)iocost_builtin_skipped);
 out:
@@ -526,14 +558,16 @@ void iocost_hook_exit(void)
  *
  * Return: 0, or -ENOENT (with a log line) if the running kernel does not
  * let ftrace attach to one of the hooked functions (the builtin pricing
- * function, blkcg online/offline, bdev_mark_dead), or if one of them has
- * a compiler copy beside it that the hook would not see.
+ * function, blkcg online/offline, bdev_mark_dead), if one of them has
+ * a compiler copy beside it that the hook would not see, or if a caller
+ * of the pricing function does not call it (inlined there: clone.c).
  */
 int iocost_hook_init(void)
 {
 	int i;
 
-	if (IOCOST_HOOK_CLONE && iocost_clone_init())
+	/* every caller calls the hooked function (clone.c) */
+	if (iocost_clone_init())
 		return -ENOENT;
 	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++) {
 		if (iocost_has_copy(iocost_hooks[i].func) ||
@@ -580,7 +614,12 @@ int iocost_hook_install(void)
 void iocost_hook_remove(void)
 {
 	int i = ARRAY_SIZE(iocost_hooks);
+	long atomic;
 
 	while (i--)
 		WARN_ON_ONCE(unregister_ftrace_function(iocost_hooks[i].ops));
+	atomic = atomic_long_xchg(&iocost_rt_atomic_bios, 0);
+	if (atomic)
+		pr_warn("%s: %ld bios of bound disks priced by the builtin: ftrace called the hook with preemption disabled on PREEMPT_RT\n",
+			IOCOST_HOOK_TARGET, atomic);
 }
