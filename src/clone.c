@@ -23,11 +23,17 @@
  *    preempted in between finds it later, on any CPU);
  *  - the clone's handler (hook.c) asks iocost_clone_call() for the call's
  *    arguments.  They are given only when every check holds: the stash is
- *    the current task's (consumed: one stash, one call), the kind is
- *    is_merge, the return address is one of the caller's calls, costp is
- *    on the task's stack, the three scalar registers equal the stashed
- *    bio's fields under the mapping, and iocg->pd.blkg is the bio's blkg
- *    (read with get_kernel_nofault(), last, when everything else held);
+ *    the current task's (consumed: one stash, one call) and, of the task's
+ *    stashes, one whose kind is is_merge and whose fields the registers
+ *    hold under the mapping (or, while learning, under one of the
+ *    candidates): a caller that returned without calling the clone (a
+ *    root-cgroup bio, iocost off) leaves a stale stash behind, which a
+ *    task that moved to another CPU would otherwise find first; the
+ *    return address is one of the caller's calls, costp is in the
+ *    caller's frame (8-byte aligned, just above the clone's return-address
+ *    slot), the three scalar registers equal the stashed bio's fields
+ *    under the mapping, and iocg->pd.blkg is the bio's blkg (read with
+ *    get_kernel_nofault(), last, when everything else held);
  *  - the mapping (which register holds which field) is learned: the
  *    kernel's DWARF does not name the clone's replacement parameters (its
  *    call sites give no values for rdi, rsi and rdx either), so no build
@@ -44,8 +50,14 @@
  *    the clone: every disk goes back to the builtin, new bindings are
  *    refused, and the kernel log says why.
  *
- * The module parameter clone_fault makes one check fail on purpose, for
- * the tests that show each fallback (tests/vm/t/17-clone.sh).
+ * The caller scan runs on every kernel: where the function is in BTF and
+ * hooked itself, each caller must call it too, or a compiler that inlined
+ * it into one of them (a newer GCC in a DKMS rebuild) would leave that
+ * caller's bios priced by the builtin without a word: the kernel is
+ * refused instead.
+ *
+ * The test build's clone_fault makes one check fail on purpose, for the
+ * tests that show each fallback (tests/vm/t/17-clone.sh, testhooks.h).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -61,16 +73,16 @@
 #include <linux/workqueue.h>
 #include "iocost_bpf.h"
 
-#if IOCOST_HOOK_CLONE
-
 #if !IS_ENABLED(CONFIG_KPROBES) || !IS_ENABLED(CONFIG_KALLSYMS)
-#error "iocost_bpf finds the IPA-SRA clone's callers with CONFIG_KPROBES=y and CONFIG_KALLSYMS=y"
+#error "iocost_bpf scans the pricing function's callers with CONFIG_KPROBES=y and CONFIG_KALLSYMS=y"
 #endif
 
 /* bios of bound disks that fix the mapping when it must be learned */
 #define IOCOST_CLONE_LEARN_IOS 64
 /* calls of the clone per caller we accept (6.12-7.3 have one) */
 #define IOCOST_CLONE_MAX_SITES 4
+/* the largest frame of a caller costp may be in (theirs: about 100 bytes) */
+#define IOCOST_CLONE_FRAME_MAX 512
 
 /* the two callers, by kind: their bio is argument 1 and 2 */
 static const struct {
@@ -80,6 +92,13 @@ static const struct {
 	[IOCOST_KIND_THROTTLE] = { "ioc_rqos_throttle", 1 },
 	[IOCOST_KIND_MERGE] = { "ioc_rqos_merge", 2 },
 };
+
+/* the hooked function's callers' calls of it: their return addresses */
+char iocost_clone_target[KSYM_NAME_LEN];
+static unsigned long iocost_clone_ret[IOCOST_NR_KINDS][IOCOST_CLONE_MAX_SITES];
+static unsigned int iocost_clone_nr_ret[IOCOST_NR_KINDS];
+
+#if IOCOST_HOOK_CLONE
 
 /* the model's arguments, in the order of the registers' permutations */
 enum { IOCOST_F_OPF, IOCOST_F_NBYTES, IOCOST_F_SECTOR, IOCOST_NR_F };
@@ -145,10 +164,6 @@ static DEFINE_PER_CPU(struct iocost_clone_ring, iocost_clone_rings[4]);
 static DEFINE_PER_CPU(u64, iocost_clone_unattributed);
 static DEFINE_PER_CPU(u64, iocost_clone_fallbacks[IOCOST_NR_FALLBACK]);
 
-char iocost_clone_target[KSYM_NAME_LEN];
-static unsigned long iocost_clone_ret[IOCOST_NR_KINDS][IOCOST_CLONE_MAX_SITES];
-static unsigned int iocost_clone_nr_ret[IOCOST_NR_KINDS];
-
 /* the mapping: a permutation once known, else the candidates' bitmask */
 static int iocost_clone_perm = -1;
 static atomic_t iocost_clone_cands = ATOMIC_INIT(0x3f);
@@ -156,14 +171,11 @@ static atomic_t iocost_clone_learned;
 /* set once on a structural mismatch: pricing through the clone is over */
 static const char *iocost_clone_broken;
 
-static unsigned int clone_fault;
-module_param(clone_fault, uint, 0644);
-MODULE_PARM_DESC(clone_fault,
-		 "IPA-SRA clone kernels, for tests: make checks fail on purpose; bits: 1 stash, 2 kind, 4 caller, 8 costp, 16 args, 32 blkg, 64 a bio contradicting the mapping being learned");
-
+/* the test build's clone_fault (testhooks.h), bit by bit */
 #define IOCOST_FAULT_STASH	BIT(0)
 #define IOCOST_FAULT(fb)	BIT((fb) + 1)
 #define IOCOST_FAULT_MAP	BIT(6)
+#define IOCOST_FAULT_MOVE	BIT(7)
 
 static void iocost_clone_fail_workfn(struct work_struct *work)
 {
@@ -197,6 +209,7 @@ static void notrace iocost_clone_stash_entry(struct ftrace_regs *fregs,
 {
 	struct iocost_clone_ring *r;
 	struct iocost_clone_stash *s;
+	int cpu;
 
 	struct bio *bio = (void *)ftrace_regs_get_argument(fregs,
 							   iocost_callers[kind].bio_arg);
@@ -208,6 +221,13 @@ static void notrace iocost_clone_stash_entry(struct ftrace_regs *fregs,
 	disk = bio->bi_bdev->bd_disk;
 	preempt_disable_notrace();
 	r = this_cpu_ptr(&iocost_clone_rings[interrupt_context_level()]);
+	/* the test build: as if the task moved before the clone's call */
+	if (unlikely(IOCOST_TEST_HOOK(clone_fault) & IOCOST_FAULT_MOVE)) {
+		cpu = cpumask_next(smp_processor_id(), cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		r = per_cpu_ptr(&iocost_clone_rings[interrupt_context_level()], cpu);
+	}
 	s = &r->e[r->next++ % IOCOST_STASH_RING];
 	WRITE_ONCE(s->task, NULL);
 	smp_wmb();	/* a reader elsewhere sees NULL before the new fields */
@@ -223,9 +243,24 @@ static void notrace iocost_clone_stash_entry(struct ftrace_regs *fregs,
 	preempt_enable_notrace();
 }
 
-/* take @r's entry of the current task into @e, newest first */
+static unsigned int iocost_clone_fits(const unsigned long *regs,
+				      const u64 *val);
+
+/*
+ * What the clone's call says its stash must be: the kind (is_merge), and
+ * the registers that must hold its fields under one of the permutations
+ * of @perms; any of the task's stashes when @regs is NULL.
+ */
+struct iocost_clone_want {
+	const unsigned long *regs;
+	unsigned int perms;
+	unsigned int kind;
+};
+
+/* take @r's entry of the current task that @w fits into @e, newest first */
 static bool notrace iocost_clone_take(struct iocost_clone_ring *r,
-				      struct iocost_clone_stash *e)
+				      struct iocost_clone_stash *e,
+				      const struct iocost_clone_want *w)
 {
 	unsigned int i, next = READ_ONCE(r->next);
 	struct iocost_clone_stash *s;
@@ -236,6 +271,9 @@ static bool notrace iocost_clone_take(struct iocost_clone_ring *r,
 			continue;
 		smp_rmb();	/* pairs with the writer's second smp_wmb() */
 		*e = *s;
+		if (w->regs && (e->kind != w->kind ||
+				!(iocost_clone_fits(w->regs, e->val) & w->perms)))
+			continue;
 		/* one entry, one call; a rewrite meanwhile cleared the task */
 		if (cmpxchg(&s->task, current, NULL) == current)
 			return true;
@@ -243,19 +281,34 @@ static bool notrace iocost_clone_take(struct iocost_clone_ring *r,
 	return false;
 }
 
-/* the current task's entry: on this CPU, else on any (it moved) */
-static bool notrace iocost_clone_stash_find(struct iocost_clone_stash *e)
+/* the current task's entry that @w fits: on this CPU, else on any (it moved) */
+static bool notrace iocost_clone_take_any(struct iocost_clone_stash *e,
+					  const struct iocost_clone_want *w)
 {
 	unsigned int level = interrupt_context_level();
 	int cpu;
 
-	if (iocost_clone_take(this_cpu_ptr(&iocost_clone_rings[level]), e))
+	if (iocost_clone_take(this_cpu_ptr(&iocost_clone_rings[level]), e, w))
 		return true;
 	for_each_online_cpu(cpu)
 		if (cpu != smp_processor_id() &&
-		    iocost_clone_take(per_cpu_ptr(&iocost_clone_rings[level], cpu), e))
+		    iocost_clone_take(per_cpu_ptr(&iocost_clone_rings[level], cpu), e, w))
 			return true;
 	return false;
+}
+
+/*
+ * The call's stash: the task's newest one that fits the call; if none
+ * does, its newest one (the checks then say why it does not fit, and
+ * count it on its disk's binding).
+ */
+static bool notrace iocost_clone_stash_find(struct iocost_clone_stash *e,
+					    struct iocost_clone_want *w)
+{
+	if (iocost_clone_take_any(e, w))
+		return true;
+	w->regs = NULL;
+	return iocost_clone_take_any(e, w);
 }
 
 static void notrace iocost_throttle_handler(unsigned long ip,
@@ -354,17 +407,29 @@ struct iocost_binding *notrace
 iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 		  struct iocost_clone_call *c)
 {
-	unsigned int fault = READ_ONCE(clone_fault), i;
+	unsigned int fault = IOCOST_TEST_HOOK(clone_fault), i;
 	unsigned long regs[IOCOST_NR_F];
+	struct iocost_clone_want want;
 	struct iocost_clone_stash e;
 	struct iocost_binding *b;
 	struct blkcg_gq *blkg;
+	unsigned long sp;
+	u64 *costp;
 	int perm, fb;
 	bool merge;
 
 	if (READ_ONCE(iocost_clone_broken))
 		return NULL;
-	if (!iocost_clone_stash_find(&e) || unlikely(fault & IOCOST_FAULT_STASH)) {
+	for (i = 0; i < IOCOST_NR_F; i++)
+		regs[i] = ftrace_regs_get_argument(fregs, i);
+	if (unlikely(fault & IOCOST_FAULT(IOCOST_FB_args)))
+		regs[0] ^= 1;
+	c->is_merge = (u8)ftrace_regs_get_argument(fregs, 4);
+	perm = READ_ONCE(iocost_clone_perm);
+	want.regs = regs;
+	want.perms = perm < 0 ? atomic_read(&iocost_clone_cands) : BIT(perm);
+	want.kind = c->is_merge ? IOCOST_KIND_MERGE : IOCOST_KIND_THROTTLE;
+	if (!iocost_clone_stash_find(&e, &want) || unlikely(fault & IOCOST_FAULT_STASH)) {
 		this_cpu_inc(iocost_clone_unattributed);
 		return NULL;
 	}
@@ -372,7 +437,6 @@ iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 	if (!b)
 		return NULL;
 
-	c->is_merge = (u8)ftrace_regs_get_argument(fregs, 4);
 	merge = e.kind == IOCOST_KIND_MERGE;
 	fb = IOCOST_FB_kind;
 	if (c->is_merge != merge || unlikely(fault & IOCOST_FAULT(fb)))
@@ -383,16 +447,23 @@ iocost_clone_call(struct ftrace_regs *fregs, unsigned long parent_ip,
 			break;
 	if (i == iocost_clone_nr_ret[e.kind] || unlikely(fault & IOCOST_FAULT(fb)))
 		goto fallback;
+	/*
+	 * costp: in the caller's frame, which starts just above the slot
+	 * that holds the clone's return address (the stack pointer at the
+	 * clone's entry), 8-byte aligned.  The test build's fault checks a
+	 * pointer on the task's stack but below that slot.
+	 */
 	c->costp = (u64 *)ftrace_regs_get_argument(fregs, 5);
+	sp = ftrace_regs_get_stack_pointer(fregs);
+	costp = unlikely(fault & IOCOST_FAULT(IOCOST_FB_costp)) ?
+		(u64 *)(sp - 64) : c->costp;
 	fb = IOCOST_FB_costp;
-	if (!object_is_on_stack(c->costp) || unlikely(fault & IOCOST_FAULT(fb)))
+	if ((unsigned long)costp < sp + sizeof(long) ||
+	    (unsigned long)costp >= sp + sizeof(long) + IOCOST_CLONE_FRAME_MAX ||
+	    !IS_ALIGNED((unsigned long)costp, sizeof(u64)) ||
+	    !object_is_on_stack(costp) || *(unsigned long *)sp != parent_ip)
 		goto fallback;
 
-	for (i = 0; i < IOCOST_NR_F; i++)
-		regs[i] = ftrace_regs_get_argument(fregs, i);
-	if (unlikely(fault & IOCOST_FAULT(IOCOST_FB_args)))
-		regs[0] ^= 1;
-	perm = READ_ONCE(iocost_clone_perm);
 	if (perm < 0) {
 		fb = iocost_clone_learn(regs, e.val, fault & IOCOST_FAULT_MAP);
 		goto fallback;
@@ -483,6 +554,8 @@ void iocost_clone_show(struct seq_buf *s)
 		       "learning" : "pricing", broken ?: "");
 }
 
+#endif /* IOCOST_HOOK_CLONE */
+
 /* the address of a kernel function, by name (kallsyms_lookup_name() is not exported) */
 static unsigned long iocost_lookup(const char *name, unsigned long *size)
 {
@@ -527,7 +600,9 @@ static bool iocost_is_copy(unsigned long addr, char *name)
 /*
  * Every direct call (e8 rel32) from @kind's caller to a copy of
  * calc_vtime_cost_builtin: the byte pattern at any offset, kept only when
- * it lands on the start of a function of that name.  Return 0, or why not.
+ * it lands on the start of a function of that name.  Where the function
+ * is in BTF (hooked itself), the calls must go to it; else to one clone.
+ * Return 0, or why not.
  */
 static const char *iocost_clone_scan(unsigned int kind)
 {
@@ -540,6 +615,9 @@ static const char *iocost_clone_scan(unsigned int kind)
 	if (!start)
 		return "caller not found in kallsyms";
 	code = (const u8 *)start;
+	/* the test build: as if the compiler had inlined the function here */
+	if (IOCOST_TEST_HOOK(caller_fault) & BIT(kind))
+		size = 0;
 	for (i = 0; i + 5 <= size; i++) {
 		if (code[i] != 0xe8)
 			continue;
@@ -547,7 +625,9 @@ static const char *iocost_clone_scan(unsigned int kind)
 		target = start + i + 5 + rel;
 		if (!iocost_is_copy(target, name))
 			continue;
-		if (!strcmp(name, "calc_vtime_cost_builtin"))
+		if (!IOCOST_HOOK_CLONE && strcmp(name, "calc_vtime_cost_builtin"))
+			return "calls a copy of calc_vtime_cost_builtin, not the one in BTF";
+		if (IOCOST_HOOK_CLONE && !strcmp(name, "calc_vtime_cost_builtin"))
 			return "calls calc_vtime_cost_builtin itself, which is not in BTF";
 		if (!iocost_clone_target[0])
 			strscpy(iocost_clone_target, name);
@@ -557,14 +637,20 @@ static const char *iocost_clone_scan(unsigned int kind)
 			return "calls the clone more often than expected";
 		iocost_clone_ret[kind][iocost_clone_nr_ret[kind]++] = start + i + 5;
 	}
-	return iocost_clone_nr_ret[kind] ? NULL : "does not call a calc_vtime_cost_builtin clone";
+	if (iocost_clone_nr_ret[kind])
+		return NULL;
+	if (IOCOST_HOOK_CLONE)
+		return "does not call a calc_vtime_cost_builtin clone";
+	return "does not call calc_vtime_cost_builtin (inlined?): its bios would bypass the hook";
 }
 
 /**
- * iocost_clone_init - find the clone and its callers' calls of it
+ * iocost_clone_init - find the hooked function's callers' calls of it;
+ *	on IPA-SRA clone kernels, the clone
  *
  * Return: 0, or -ENOENT with a log line when the kernel's code is not the
- * shape this file relies on (see the header comment).
+ * shape this file relies on (see the header comment): on every kernel,
+ * a caller that does not call the hooked function.
  */
 int iocost_clone_init(void)
 {
@@ -572,7 +658,7 @@ int iocost_clone_init(void)
 	const char *why;
 	unsigned int k;
 
-	if (iocost_lookup("calc_vtime_cost_builtin", &size)) {
+	if (IOCOST_HOOK_CLONE && iocost_lookup("calc_vtime_cost_builtin", &size)) {
 		pr_err("calc_vtime_cost_builtin exists but is not in BTF: not supported\n");
 		return -ENOENT;
 	}
@@ -584,11 +670,14 @@ int iocost_clone_init(void)
 			return -ENOENT;
 		}
 	}
-	pr_info("hooking %s, called by %s and %s; its registers are mapped from the first %d bios of bound disks\n",
-		iocost_clone_target, iocost_callers[0].name,
-		iocost_callers[1].name, IOCOST_CLONE_LEARN_IOS);
+	if (IOCOST_HOOK_CLONE)
+		pr_info("hooking %s, called by %s and %s; its registers are mapped from the first %d bios of bound disks\n",
+			iocost_clone_target, iocost_callers[0].name,
+			iocost_callers[1].name, IOCOST_CLONE_LEARN_IOS);
 	return 0;
 }
+
+#if IOCOST_HOOK_CLONE
 
 /**
  * iocost_clone_exit - no structural-mismatch work runs after this; the
