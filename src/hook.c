@@ -616,6 +616,7 @@ void iocost_hook_remove(void)
 	int i = ARRAY_SIZE(iocost_hooks);
 	long atomic;
 
+	iocost_test_unregistering();
 	while (i--)
 		WARN_ON_ONCE(unregister_ftrace_function(iocost_hooks[i].ops));
 	atomic = atomic_long_xchg(&iocost_rt_atomic_bios, 0);

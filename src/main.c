@@ -114,14 +114,50 @@ module_param_cb(rt_block_ms, &iocost_rt_block_ops, &iocost_rt_block_ms, 0644);
 MODULE_PARM_DESC(rt_block_ms,
 		 "test build, PREEMPT_RT: hold a lock N ms that the pricing and tick handlers then block on");
 
+/* how many handlers wait for the lock now: the tests' proof they block */
+static atomic_t iocost_test_blocked;
+
+static int iocost_rt_blocked_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&iocost_test_blocked));
+}
+
+static const struct kernel_param_ops iocost_rt_blocked_ops = {
+	.get = iocost_rt_blocked_get,
+};
+
+module_param_cb(rt_blocked, &iocost_rt_blocked_ops, NULL, 0444);
+MODULE_PARM_DESC(rt_blocked,
+		 "test build, PREEMPT_RT: handlers blocked on rt_block_ms's lock now");
+
+/*
+ * handlers blocked at the last unregistration of ftrace ops: what must be
+ * 0, as their trampolines go (the old teardown unregistered with one
+ * blocked, and its trampoline was freed under it)
+ */
+static int iocost_test_blocked_at_unreg;
+module_param_named(rt_blocked_at_unreg, iocost_test_blocked_at_unreg, int, 0444);
+MODULE_PARM_DESC(rt_blocked_at_unreg,
+		 "test build, PREEMPT_RT: handlers blocked when ftrace ops were last unregistered");
+
+/**
+ * iocost_test_unregistering - test build, PREEMPT_RT: ftrace ops go now
+ */
+void iocost_test_unregistering(void)
+{
+	WRITE_ONCE(iocost_test_blocked_at_unreg, atomic_read(&iocost_test_blocked));
+}
+
 /**
  * iocost_test_block - test build, PREEMPT_RT: block while rt_block_ms holds
  */
 void notrace iocost_test_block(void)
 {
 	if (READ_ONCE(iocost_test_held)) {
+		atomic_inc(&iocost_test_blocked);
 		spin_lock(&iocost_test_lock);
 		spin_unlock(&iocost_test_lock);
+		atomic_dec(&iocost_test_blocked);
 	}
 }
 

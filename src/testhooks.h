@@ -23,7 +23,9 @@
  *                  spinlock_t (a sleeping lock there) for N ms; meanwhile
  *                  the pricing handler (after the model) and the tick
  *                  handler (under ioc->lock's RCU read side) take it too,
- *                  and block, as a model or ioc->lock may
+ *                  and block, as a model or ioc->lock may; rt_blocked
+ *                  says how many do now, rt_blocked_at_unreg how many did
+ *                  when ftrace ops were last unregistered
  */
 #ifndef _IOCOST_TESTHOOKS_H
 #define _IOCOST_TESTHOOKS_H
@@ -39,9 +41,14 @@ extern unsigned int iocost_init_delay_ms, iocost_bind_delay_ms;
 
 #if defined(IOCOST_TEST_BUILD) && defined(CONFIG_PREEMPT_RT)
 void iocost_test_block(void);
+void iocost_test_unregistering(void);
 void iocost_test_exit(void);
 #else
 static inline void iocost_test_block(void)
+{
+}
+
+static inline void iocost_test_unregistering(void)
 {
 }
 

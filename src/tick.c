@@ -219,6 +219,7 @@ void iocost_tick_unreg(void)
 
 	WRITE_ONCE(iocost_tick_on, false);
 	synchronize_rcu();	/* no handler is past the check, or blocked */
+	iocost_test_unregistering();
 	WARN_ON_ONCE(unregister_ftrace_function(&iocost_tick_ops));
 	dropped = atomic_long_xchg(&iocost_ticks_dropped, 0);
 	if (dropped)
