@@ -16,7 +16,7 @@
 #   make deps             what the build, the VM and the tests need
 
 .PHONY: unit lint fuzz fuzz-check check check-matrix demo deps vm-build \
-	vm-build-foreign pkg-unit check-packaging
+	vm-build-foreign check-product-build pkg-unit check-packaging
 
 # the kernel the VM boots (tests/vm/kernel.conf, shell syntax make reads too)
 include tests/vm/kernel.conf
@@ -115,12 +115,19 @@ vm-build-foreign:
 		IOCOST_OUT=build/$(VM_KERNEL)/foreign build/$(VM_KERNEL)/foreign/iocost_bpf.ko
 	echo $(IOCOST_FOREIGN_KERNEL) > build/$(VM_KERNEL)/foreign/btf-kernel
 
+# the module as DKMS builds it (no IOCOST_TEST) has no test hook
+PRODUCT_OUT := build/$(VM_KERNEL)/product
+check-product-build:
+	$(MAKE) KDIR=$(VM_KDIR) IOCOST_OUT=$(PRODUCT_OUT) $(PRODUCT_OUT)/iocost_bpf.ko
+	tests/unit/test_product_build.sh $(PRODUCT_OUT)/iocost_bpf.ko
+
 check: deps
 	$(MAKE) unit
 	$(MAKE) lint
 	$(MAKE) fuzz-check
 	$(MAKE) vm-build
 	$(MAKE) vm-build-foreign
+	$(MAKE) check-product-build
 	$(MAKE) bench-guard
 	tests/vm/run
 
