@@ -23,7 +23,9 @@
 #    crash itself is not reproducible this way: the lock's holder busy-
 #    waits, a running task RCU-tasks waits for, so the old teardown's
 #    unregistration too outlasted the hold; it unregistered with 1
-#    handler blocked.)
+#    handler blocked.  The tick's assertion held on the old code too:
+#    through tracefs the tracepoint core waits for a grace period before
+#    it calls the event's unreg.)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
