@@ -196,11 +196,14 @@ install: pkg-build
 		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; \
 	done
 
+# dkms.conf gets the version written in (its PACKAGE_VERSION is a
+# placeholder: dh_dkms reads that line as text, not as bash)
 install-dkms:
 	for f in $(DKMS_FILES); do \
 		if [ -x $$f ]; then mode=0755; else mode=0644; fi; \
 		install -D -m $$mode $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; \
 	done
+	sed -i 's/#MODULE_VERSION#/$(PKG_VERSION)/' $(DESTDIR)$(DKMSDIR)/dkms.conf
 
 # the source tarball: tracked and untracked-but-not-ignored files
 dist:
