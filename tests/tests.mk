@@ -129,9 +129,10 @@ demo: deps vm-build
 	$(if $(DEMO_README),tests/demo-readme)
 
 # ---- packaging ----------------------------------------------------------------
-# host tests of the config parser / apply script and of dkms.conf (no kernel)
-pkg-unit:
-	prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf
+# host tests of the config parser / apply script and of dkms.conf (which
+# reads the VM kernel's headers tree that `deps` fetches)
+pkg-unit: deps
+	IOCOST_TEST_KDIR=$(VM_KDIR) prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf
 
 # build the packages, then install and use them in a Debian 12 guest
 check-packaging:
