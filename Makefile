@@ -170,6 +170,9 @@ UNITDIR ?= /lib/systemd/system
 SYSCONFDIR ?= /etc
 MANDIR ?= $(PREFIX)/share/man
 DKMSDIR ?= /usr/src/$(PKG_NAME)-$(PKG_VERSION)
+# the headers hook that rebuilds the module when a kernel revision changes
+# the BTF under the same release (Debian: /etc/kernel/header_postinst.d)
+KERNEL_HOOKDIR ?=
 
 MODELS_KDIR ?= $(if $(wildcard $(VM_KDIR)/vmlinux),$(VM_KDIR),$(KDIR))
 MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
@@ -204,6 +207,8 @@ install-dkms:
 		install -D -m $$mode $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; \
 	done
 	sed -i 's/#MODULE_VERSION#/$(PKG_VERSION)/' $(DESTDIR)$(DKMSDIR)/dkms.conf
+	$(if $(KERNEL_HOOKDIR),install -D -m 0755 tools/iocost-bpf-kernel-hook \
+		$(DESTDIR)$(KERNEL_HOOKDIR)/iocost-bpf-dkms)
 
 # the source tarball: tracked and untracked-but-not-ignored files
 dist:

@@ -132,7 +132,8 @@ demo: deps vm-build
 # host tests of the config parser / apply script and of dkms.conf (which
 # reads the VM kernel's headers tree that `deps` fetches)
 pkg-unit: deps
-	IOCOST_TEST_KDIR=$(VM_KDIR) prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf
+	IOCOST_TEST_KDIR=$(VM_KDIR) prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf \
+		tests/pkg/test-kernel-hook
 
 # build the packages, then install and use them in a Debian 12 guest
 check-packaging:
