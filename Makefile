@@ -169,6 +169,10 @@ MODELDIR ?= $(PREFIX)/lib/$(PKG_NAME)/models
 UNITDIR ?= /lib/systemd/system
 SYSCONFDIR ?= /etc
 MANDIR ?= $(PREFIX)/share/man
+# the configuration is the admin's (no file in /etc is shipped): the
+# example goes here, drop-ins in SYSCONFDIR/iocost-bpf.conf.d
+EXAMPLEDIR ?= $(PREFIX)/share/$(PKG_NAME)
+UDEVRULESDIR ?= /lib/udev/rules.d
 DKMSDIR ?= /usr/src/$(PKG_NAME)-$(PKG_VERSION)
 # the headers hook that rebuilds the module when a kernel revision changes
 # the BTF under the same release (Debian: /etc/kernel/header_postinst.d)
@@ -194,7 +198,9 @@ install: pkg-build
 	install -m 0644 $(MODEL_OBJS) $(DESTDIR)$(MODELDIR)/
 	install -D -m 0755 tools/iocost-bpf-apply $(DESTDIR)$(LIBEXECDIR)/iocost-bpf-apply
 	install -D -m 0644 tools/iocost-bpf.service $(DESTDIR)$(UNITDIR)/iocost-bpf.service
-	install -D -m 0644 tools/iocost-bpf.conf $(DESTDIR)$(SYSCONFDIR)/iocost-bpf.conf
+	install -D -m 0644 tools/iocost-bpf.conf.example $(DESTDIR)$(EXAMPLEDIR)/iocost-bpf.conf.example
+	install -d $(DESTDIR)$(SYSCONFDIR)/iocost-bpf.conf.d
+	install -D -m 0644 tools/60-iocost-bpf.rules $(DESTDIR)$(UDEVRULESDIR)/60-iocost-bpf.rules
 	for m in $(PKG_MANS); do \
 		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; \
 	done
