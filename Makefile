@@ -54,7 +54,7 @@ MODELS := $(MODEL_SRCS) $(addsuffix _hdd,$(MODEL_SRCS))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 
-.PHONY: all module bpf tools clean models pkg-build install install-dkms dist deb rpm
+.PHONY: all module bpf tools clean models pkg-build install install-dkms dist deb rpm repo
 .DELETE_ON_ERROR:
 
 all: module bpf tools
@@ -231,6 +231,13 @@ deb: dist
 	cd $(PKG_OUT)/deb/$(PKG_NAME)-$(PKG_VERSION) && \
 		IOCOST_MODELS_KDIR=$(abspath $(MODELS_KDIR)) dpkg-buildpackage -b -us -uc
 	lintian --fail-on error $(PKG_OUT)/deb/*.changes
+
+# a signed apt repository of those .debs in build/pkg/repo (reprepro; see
+# debian/make-repo: REPO_KEY=FINGERPRINT signs with your key, else a
+# throwaway one is made for the tests)
+repo: deb
+	debian/make-repo $(PKG_OUT)/repo $(PKG_OUT)/deb/iocost-bpf-dkms_*_all.deb \
+		$(PKG_OUT)/deb/iocost-bpf-tools_*_amd64.deb
 
 # RPM packages in build/pkg/rpm, rpmlint.  Where rpm is not the system's
 # package manager (Debian: its rpm database is empty) the BuildRequires
