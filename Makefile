@@ -54,7 +54,7 @@ MODELS := $(MODEL_SRCS) $(addsuffix _hdd,$(MODEL_SRCS))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
 BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
 
-.PHONY: all module bpf tools clean models pkg-build install install-dkms dist deb rpm
+.PHONY: all module bpf tools clean models pkg-build install install-dkms dist deb rpm repo
 .DELETE_ON_ERROR:
 
 all: module bpf tools
@@ -176,7 +176,14 @@ MODELDIR ?= $(PREFIX)/lib/$(PKG_NAME)/models
 UNITDIR ?= /lib/systemd/system
 SYSCONFDIR ?= /etc
 MANDIR ?= $(PREFIX)/share/man
+# the configuration is the admin's (no file in /etc is shipped): the
+# example goes here, drop-ins in SYSCONFDIR/iocost-bpf.conf.d
+EXAMPLEDIR ?= $(PREFIX)/share/$(PKG_NAME)
+UDEVRULESDIR ?= /lib/udev/rules.d
 DKMSDIR ?= /usr/src/$(PKG_NAME)-$(PKG_VERSION)
+# the headers hook that rebuilds the module when a kernel revision changes
+# the BTF under the same release (Debian: /etc/kernel/header_postinst.d)
+KERNEL_HOOKDIR ?=
 
 MODELS_KDIR ?= $(if $(wildcard $(VM_KDIR)/vmlinux),$(VM_KDIR),$(KDIR))
 MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
@@ -198,16 +205,23 @@ install: pkg-build
 	install -m 0644 $(MODEL_OBJS) $(DESTDIR)$(MODELDIR)/
 	install -D -m 0755 tools/iocost-bpf-apply $(DESTDIR)$(LIBEXECDIR)/iocost-bpf-apply
 	install -D -m 0644 tools/iocost-bpf.service $(DESTDIR)$(UNITDIR)/iocost-bpf.service
-	install -D -m 0644 tools/iocost-bpf.conf $(DESTDIR)$(SYSCONFDIR)/iocost-bpf.conf
+	install -D -m 0644 tools/iocost-bpf.conf.example $(DESTDIR)$(EXAMPLEDIR)/iocost-bpf.conf.example
+	install -d $(DESTDIR)$(SYSCONFDIR)/iocost-bpf.conf.d
+	install -D -m 0644 tools/60-iocost-bpf.rules $(DESTDIR)$(UDEVRULESDIR)/60-iocost-bpf.rules
 	for m in $(PKG_MANS); do \
 		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$${m##*.}/$${m##*/} || exit 1; \
 	done
 
+# dkms.conf gets the version written in (its PACKAGE_VERSION is a
+# placeholder: dh_dkms reads that line as text, not as bash)
 install-dkms:
 	for f in $(DKMS_FILES); do \
 		if [ -x $$f ]; then mode=0755; else mode=0644; fi; \
 		install -D -m $$mode $$f $(DESTDIR)$(DKMSDIR)/$$f || exit 1; \
 	done
+	sed -i 's/#MODULE_VERSION#/$(PKG_VERSION)/' $(DESTDIR)$(DKMSDIR)/dkms.conf
+	$(if $(KERNEL_HOOKDIR),install -D -m 0755 tools/iocost-bpf-kernel-hook \
+		$(DESTDIR)$(KERNEL_HOOKDIR)/iocost-bpf-dkms)
 
 # the source tarball: tracked and untracked-but-not-ignored files
 dist:
@@ -224,6 +238,13 @@ deb: dist
 	cd $(PKG_OUT)/deb/$(PKG_NAME)-$(PKG_VERSION) && \
 		IOCOST_MODELS_KDIR=$(abspath $(MODELS_KDIR)) dpkg-buildpackage -b -us -uc
 	lintian --fail-on error $(PKG_OUT)/deb/*.changes
+
+# a signed apt repository of those .debs in build/pkg/repo (reprepro; see
+# debian/make-repo: REPO_KEY=FINGERPRINT signs with your key, else a
+# throwaway one is made for the tests)
+repo: deb
+	debian/make-repo $(PKG_OUT)/repo $(PKG_OUT)/deb/iocost-bpf-dkms_*_all.deb \
+		$(PKG_OUT)/deb/iocost-bpf-tools_*_amd64.deb
 
 # RPM packages in build/pkg/rpm, rpmlint.  Where rpm is not the system's
 # package manager (Debian: its rpm database is empty) the BuildRequires

@@ -11,12 +11,14 @@
 #   make vm-build         everything, for the VM's stock kernel
 #   make check-matrix     the suite on the kernels of tests/vm/matrix.conf
 #   make pkg-unit         the packaging's host tests
-#   make check-packaging  the .deb and .rpm, installed and used in a guest
+#   make check-packaging  the .deb and .rpm, the package's whole life in a guest
+#   make check-packaging-ci  its CI subset (no second DKMS build)
 #   make demo             the main job, in the VM
 #   make deps             what the build, the VM and the tests need
 
 .PHONY: unit lint fuzz fuzz-check check check-matrix demo deps vm-build \
-	vm-build-foreign check-product-build pkg-unit check-packaging
+	vm-build-foreign check-product-build pkg-unit check-packaging \
+	check-packaging-ci
 
 # the kernel the VM boots (tests/vm/kernel.conf, shell syntax make reads too)
 include tests/vm/kernel.conf
@@ -137,10 +139,18 @@ demo: deps vm-build
 	$(if $(DEMO_README),tests/demo-readme)
 
 # ---- packaging ----------------------------------------------------------------
-# host tests of the config parser / apply script and of dkms.conf (no kernel)
-pkg-unit:
-	prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf
+# host tests of the config parser / apply script and of dkms.conf (which
+# reads the VM kernel's headers tree that `deps` fetches)
+pkg-unit: deps
+	IOCOST_TEST_KDIR=$(VM_KDIR) prove -v tests/pkg/test-apply tests/pkg/test-dkms-conf \
+		tests/pkg/test-kernel-hook
 
-# build the packages, then install and use them in a Debian 12 guest
+# build the packages and the signed repository, then live through the
+# packages' life in a Debian 12 guest (tests/pkg/guest-test): every phase
+# (check-packaging), or those without a second DKMS build, which catch the
+# packaging defects and fit CI's time (check-packaging-ci, in .ci/run)
 check-packaging:
+	IOCOST_E2E_FULL=1 tests/pkg/e2e
+
+check-packaging-ci:
 	tests/pkg/e2e
