@@ -29,25 +29,28 @@ $(HOST)/errno-write: tests/vm/errno-write.c
 	$(CC) $(USER_CFLAGS) -o $@ $<
 
 # ---- unit tests, lint, fuzzing ------------------------------------------------
+# every sanitizer report aborts the test (a non-zero exit prove counts as a
+# failure): without -fno-sanitize-recover, UBSan prints and carries on
+UNIT_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(HOST)/unit/%,$(wildcard tests/unit/test_*.c))
 
 $(HOST)/unit/test_parse: tests/unit/test_parse.c src/parse.c src/parse.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_parse.c src/parse.c
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_parse.c src/parse.c
 
 $(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/iocost_fields.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN -fsanitize=address,undefined -o $@ tests/unit/test_btfgen.c src/btfgen.c src/btfwalk.c -lbpf
+	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN $(UNIT_SAN) -o $@ tests/unit/test_btfgen.c src/btfgen.c src/btfwalk.c -lbpf
 
 CTLPARSE_SRCS := tools/iocostctl/ctlparse.c tools/iocostctl/json.c src/parse.c
 $(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c $(CTLPARSE_SRCS) tools/iocostctl/ctlparse.h \
 			    tools/iocostctl/json.h src/parse.h src/iocost_stats.h include/iocost_model.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
 
 $(HOST)/unit/test_json: tests/unit/test_json.c tools/iocostctl/json.c tools/iocostctl/json.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_json.c tools/iocostctl/json.c
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_json.c tools/iocostctl/json.c
 
 # C tests, and the kernel matrix's verdicts (tests/vm/matrix-outcome.sh)
 UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh
