@@ -37,7 +37,7 @@ status() {
 # WANT (0 pass, 1 fail, 2 usage) and its details must contain GREP
 verdict() {
 	local want=$1 expected=$2 actual=$3 text=$4 grep=${5:-} out rc
-	out=$(matrix_outcome "$expected" "$actual" "$text")
+	out=$(matrix_outcome "$expected" "$actual" "$text" ${NTESTS:+"$NTESTS"})
 	rc=$?
 	if [ "$rc" = "$want" ] && { [ -z "$grep" ] || grep -qF -- "$grep" <<<"$out"; }; then
 		ok "$expected / $actual: status $rc: $out"
@@ -85,6 +85,45 @@ verdict 1 supported refused "$rcfg$h61" 'CONFIG_BLK_CGROUP_IOCOST is not set'
 verdict 1 supported broken 'fetch failed: E: no such package' 'fetch failed'
 verdict 1 supported broken "build failed without a refusal: $rcc" 'gcc-14 is not installed'
 verdict 1 supported skipped '' 'MATRIX_DEADLINE'
+verdict 1 supported tested '8 passed, 0 failed (tests/vm/run exit status 125)' 'exit status 125'
+verdict 1 supported tested '8 passed, 0 failed (8 tests ran, 9 asked for)' '9 asked for'
+NTESTS=9 verdict 1 supported tested '8 passed, 0 failed' '8 passed'
+NTESTS=9 verdict 0 supported tested '9 passed, 0 failed' '9 passed'
+
+echo "# what tests/vm/run said (matrix_run_text NTESTS STATUS LOG)"
+runtext() {	# WANT NTESTS STATUS LOG-TEXT
+	local got
+	printf '%s\n' "$4" >"$tmp/run.log"
+	got=$(matrix_run_text "$2" "$3" "$tmp/run.log")
+	if [ "$got" = "$1" ]; then
+		ok "run text: $2 asked, status $3: '$got'"
+	else
+		not_ok "run text: $2 asked, status $3: got '$got', want '$1'"
+	fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+runtext '9 passed, 0 failed' 9 0 $'PASS x\n9 passed, 0 failed'
+runtext '8 passed, 0 failed (8 tests ran, 9 asked for)' 9 0 $'PASS x\n8 passed, 0 failed'
+runtext '9 passed, 0 failed (tests/vm/run exit status 125)' 9 125 \
+	$'9 passed, 0 failed\nvmrun: error: the guest kernel panicked before CMD reported an exit status'
+runtext '8 passed, 1 failed (failed: 03-pricing) (tests/vm/run exit status 1)' 9 1 \
+	$'failed: 03-pricing\n8 passed, 1 failed'
+runtext 'no result: vmrun: timeout (tests/vm/run exit status 124)' 9 124 $'=== 01-load\nvmrun: timeout'
+for t in '9 passed, 0 failed' '8 passed, 0 failed (8 tests ran, 9 asked for)'; do
+	NTESTS=9 verdict "$([ "$t" = '9 passed, 0 failed' ] && echo 0 || echo 1)" supported tested "$t"
+done
+
+echo "# the DWARF cross-check of a clone kernel (matrix_dwarf_check)"
+dwarf_yes='calc_vtime_cost_builtin.isra.0: bio: not passed; iocg: arg 3 (rcx); is_merge: arg 4 (r8); costp: arg 5 (r9) -> hookable through src/clone.c: yes'
+dwarf_no='calc_vtime_cost_builtin.isra.0: iocg: arg 1 (rsi) -> hookable through src/clone.c: no (iocg arg 1 (rsi), src/clone.c reads arg 3 (rcx))'
+status 0 "no clone: nothing to check" quiet matrix_dwarf_check 'calc_vtime_cost_builtin (in BTF)' ''
+status 0 "a clone whose DWARF agrees" quiet matrix_dwarf_check 'calc_vtime_cost_builtin.isra.0 (not in BTF)' "$dwarf_yes"
+status 1 "a clone whose DWARF disagrees" quiet matrix_dwarf_check 'calc_vtime_cost_builtin.isra.0 (not in BTF)' "$dwarf_no"
+status 1 "a clone, one of two copies disagrees" quiet matrix_dwarf_check \
+	'calc_vtime_cost_builtin.isra.0 calc_vtime_cost_builtin.isra.1 (not in BTF)' "$dwarf_yes"$'\n'"$dwarf_no"
+status 1 "a clone whose DWARF was not read (MATRIX_DWARF=0, clone-abi failed)" quiet \
+	matrix_dwarf_check 'calc_vtime_cost_builtin.isra.0 (not in BTF)' ''
 
 echo "# expected refused: 6.1 passes only on its real reason"
 verdict 0 refused:pre-6.9 refused "$r61$h61" 'modules cannot register struct_ops before Linux 6.9'
@@ -163,8 +202,6 @@ for want in "$IOCOST_DEFAULT_KERNEL supported" "6.1.0-57-amd64 refused:pre-6.9" 
 		not_ok "matrix.conf: $k is '${matrix_expected[$k]:-not listed}', want ${want#* }"
 	fi
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 conf_bad() {	# DESCRIPTION LINE: a matrix.conf with LINE does not parse
 	printf '# c\n6.12.1-amd64 s supported note\n%s\n' "$2" >"$tmp/conf"
 	if matrix_read_conf "$tmp/conf" 2>"$tmp/err"; then
@@ -238,6 +275,7 @@ cat >"$fake/tests/vm/run" <<'STUB'
 #!/bin/bash
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cat "$top/fake/$2.run"
+exit "$(cat "$top/fake/$2.run-rc" 2>/dev/null || echo 0)"
 STUB
 chmod +x "$fake/tests/vm/"* "$fake/src/kernel-check" "$fake/bin/make"
 # fake_kernel NAME EXPECTED BUILD-RC BUILD-OUTPUT HOOK [RUN-OUTPUT]
@@ -260,7 +298,15 @@ fake_kernel 7.3.5-amd64 refused:isra-clone 2 "$btfgen" 'no calc_vtime_cost_built
 fake_kernel 6.1.1-amd64 refused:pre-6.9 2 "$r61" "$inbtf"
 fake_kernel 6.1.2-amd64 refused:pre-6.9 2 "src/hook.c:1:1: error: boom" "$inbtf"
 fake_kernel 6.1.3-amd64 refused:pre-6.9 0 'CC iocost_bpf.o' "$inbtf" "$pass"
-out=$(cd "$fake" && PATH=$fake/bin:$PATH MATRIX_DWARF=0 tests/vm/matrix 2>&1)
+# the summary printed, then the guest panicked; one test short
+fake_kernel 6.12.4-amd64 supported 0 'CC iocost_bpf.o' "$inbtf" "$pass"
+echo 125 >"$fake/fake/6.12.4-amd64.run-rc"
+fake_kernel 6.12.5-amd64 supported 0 'CC iocost_bpf.o' "$inbtf" $'PASS 01-load\n7 passed, 0 failed'
+# a clone kernel that builds and passes, its DWARF not read (MATRIX_DWARF=0)
+fake_kernel 7.3.6-amd64 supported 0 'CC iocost_bpf.o' "$isra" "$pass"
+out=$(cd "$fake" && PATH=$fake/bin:$PATH MATRIX_DWARF=0 \
+	MATRIX_TESTS='01-load 02-register 03-pricing 05-device-gone 06-tick 07-lifecycle 14-preempt 17-clone' \
+	tests/vm/matrix 2>&1)
 rc=$?
 fake_verdict() {	# WANT KERNEL DETAILS: the run's TAP line for KERNEL
 	local line
@@ -279,11 +325,14 @@ fake_verdict 'not ok' 7.3.5-amd64 'expected refused (isra-clone), but refused fo
 fake_verdict ok 6.1.1-amd64 'refused: iocost_bpf: kernel 6.1.192 is not supported: modules cannot register struct_ops before Linux 6.9'
 fake_verdict 'not ok' 6.1.2-amd64 'build failed without a refusal: src/hook.c:1:1: error: boom'
 fake_verdict 'not ok' 6.1.3-amd64 'built, but it should have been refused (pre-6.9); tests: 8 passed, 0 failed'
-if [ "$rc" = 1 ] && [ "$(tail -1 <<<"$out")" = "3 passed, 5 failed" ] &&
-   grep -qxF 'failed: 6.12.2-amd64 6.12.3-amd64 7.3.5-amd64 6.1.2-amd64 6.1.3-amd64' <<<"$out" &&
+fake_verdict 'not ok' 6.12.4-amd64 '8 passed, 0 failed (tests/vm/run exit status 125)'
+fake_verdict 'not ok' 6.12.5-amd64 '7 passed, 0 failed (7 tests ran, 8 asked for)'
+fake_verdict 'not ok' 7.3.6-amd64 '8 passed, 0 failed -- but its DWARF cross-check did not run -- DWARF: not read (MATRIX_DWARF=0)'
+if [ "$rc" = 1 ] && [ "$(tail -1 <<<"$out")" = "3 passed, 8 failed" ] &&
+   grep -qxF 'failed: 6.12.2-amd64 6.12.3-amd64 7.3.5-amd64 6.1.2-amd64 6.1.3-amd64 6.12.4-amd64 6.12.5-amd64 7.3.6-amd64' <<<"$out" &&
    grep -q '^| 6.1.1-amd64 | .* | not supported (pre-6.9) | ' "$fake/build/kernel-matrix/summary.md" &&
    grep -q '^| 6.12.1-amd64 | .* | supported | 8 passed, 0 failed | ' "$fake/build/kernel-matrix/summary.md"; then
-	ok "fake run: '3 passed, 5 failed', status 1, the table's results"
+	ok "fake run: '3 passed, 8 failed', status 1, the table's results"
 else
 	not_ok "fake run: status $rc:"
 	diag "$out"

@@ -57,10 +57,51 @@ matrix_refusal() {
 	grep -q 'is not supported' <<<"$1"
 }
 
-# matrix_outcome EXPECTED ACTUAL TEXT: the verdict on one kernel.
+# matrix_run_text NTESTS STATUS LOG: what one kernel's tests/vm/run said,
+# for matrix_outcome's TEXT: its last "N passed, N failed" and "failed:"
+# lines, then what is wrong besides: no summary, an exit status other than
+# 0 (a guest panic, a timeout or a harness error after the summary), or
+# fewer or more tests than the NTESTS asked for
+matrix_run_text() {
+	local want=$1 rc=$2 log=$3 text fails n
+	text=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+	[ -n "$text" ] || text="no result: $(tail -1 "$log")"
+	fails=$(grep -m1 '^failed: ' "$log")
+	[ -n "$fails" ] && text+=" ($fails)"
+	if [[ $text =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		n=$((BASH_REMATCH[1] + BASH_REMATCH[2]))
+		[ "$n" = "$want" ] || text+=" ($n tests ran, $want asked for)"
+	fi
+	[ "$rc" = 0 ] || text+=" (tests/vm/run exit status $rc)"
+	echo "$text"
+}
+
+# matrix_dwarf_check HOOK DWARF: status 0 when the kernel's hook target
+# HOOK (as tests/vm/matrix probes it) is not an IPA-SRA clone missing from
+# BTF, or when DWARF, tests/vm/clone-abi's output for it, says every clone
+# is hookable through src/clone.c; otherwise status 1 and why: a clone
+# kernel whose DWARF was not read (MATRIX_DWARF=0, a failed download)
+# is not a pass
+matrix_dwarf_check() {
+	local hook=$1 dwarf=$2
+	[[ $hook == *".isra."*"(not in BTF)"* ]] || return 0
+	if [ -z "$dwarf" ]; then
+		echo "its DWARF cross-check did not run"
+		return 1
+	fi
+	if grep -q 'src/clone.c: no' <<<"$dwarf" ||
+	   ! grep -q 'hookable through src/clone.c: yes' <<<"$dwarf"; then
+		echo "its DWARF contradicts the registers src/clone.c reads"
+		return 1
+	fi
+	return 0
+}
+
+# matrix_outcome EXPECTED ACTUAL TEXT [NTESTS]: the verdict on one kernel.
 #   EXPECTED  its matrix.conf column: supported | refused:REASON
-#   ACTUAL    tested   it was built and MATRIX_TESTS ran; TEXT starts with
-#                      the suite's "N passed, N failed" (or says why none)
+#   ACTUAL    tested   it was built and MATRIX_TESTS (NTESTS of them) ran;
+#                      TEXT is matrix_run_text's: "N passed, N failed"
+#                      alone when all went well
 #             refused  the build refused it; TEXT is the refusal and the
 #                      hook target found
 #             broken   the fetch or the build failed without a refusal
@@ -69,7 +110,7 @@ matrix_refusal() {
 # Prints the details for the kernel's line; status 0 for a pass, 1 for a
 # failure, 2 for an EXPECTED or ACTUAL it does not know.
 matrix_outcome() {
-	local expected=$1 actual=$2 text=$3 reason='' pattern=''
+	local expected=$1 actual=$2 text=$3 ntests=${4:-} reason='' pattern=''
 
 	if ! matrix_expected_valid "$expected"; then
 		echo "unknown expected outcome '$expected'"
@@ -92,8 +133,10 @@ matrix_outcome() {
 			return 1
 		fi
 		echo "$text"
-		# at least one test ran, and none failed
-		[[ $text =~ ^[0-9]*[1-9][0-9]*\ passed,\ 0\ failed( |$) ]]
+		# at least one test ran, none failed, nothing else went wrong, and
+		# as many passed as were asked for
+		[[ $text =~ ^([0-9]*[1-9][0-9]*)\ passed,\ 0\ failed$ ]] &&
+			{ [ -z "$ntests" ] || [ "${BASH_REMATCH[1]}" = "$ntests" ]; }
 		return ;;
 	refused)
 		if [ -z "$reason" ]; then
