@@ -59,14 +59,15 @@ matrix_refusal() {
 
 # matrix_run_text NTESTS STATUS LOG: what one kernel's tests/vm/run said,
 # for matrix_outcome's TEXT: its last "N passed, N failed" and "failed:"
-# lines, then what is wrong besides: no summary, an exit status other than
+# lines (with IOCOST_VM_SHARED it prints those of each guest, then the
+# whole list's), then what is wrong besides: no summary, an exit status other than
 # 0 (a guest panic, a timeout or a harness error after the summary), or
 # fewer or more tests than the NTESTS asked for
 matrix_run_text() {
 	local want=$1 rc=$2 log=$3 text fails n
 	text=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
 	[ -n "$text" ] || text="no result: $(tail -1 "$log")"
-	fails=$(grep -m1 '^failed: ' "$log")
+	fails=$(grep '^failed: ' "$log" | tail -1)
 	[ -n "$fails" ] && text+=" ($fails)"
 	if [[ $text =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
 		n=$((BASH_REMATCH[1] + BASH_REMATCH[2]))
@@ -164,21 +165,25 @@ matrix_past_deadline() {
 }
 
 # matrix_read_conf FILE: fill matrix_all (the kernels, in order) and the
-# associative arrays matrix_suite and matrix_expected from a matrix.conf
-# ("KERNEL-RELEASE SUITE EXPECTED NOTE..."); status 2, with a message, on a
-# line that lacks a column, a duplicate, or an EXPECTED it does not know
+# associative arrays matrix_suite, matrix_expected and matrix_tests from a
+# matrix.conf ("KERNEL-RELEASE SUITE EXPECTED TESTS NOTE..."; TESTS is
+# "all" or "matrix"); status 2, with a message, on a line that lacks a
+# column, a duplicate, an EXPECTED it does not know or another TESTS
 matrix_read_conf() {
-	local file=$1 k s e n=0 bad=0
+	local file=$1 k s e t n=0 bad=0
 	matrix_all=()
-	declare -gA matrix_suite=() matrix_expected=()
-	while read -r k s e _; do
+	declare -gA matrix_suite=() matrix_expected=() matrix_tests=()
+	while read -r k s e t _; do
 		n=$((n + 1))
 		case "$k" in ''|\#*) continue ;; esac
-		if [ -z "$e" ]; then
-			echo "matrix: $file:$n: $k: needs KERNEL-RELEASE SUITE EXPECTED NOTE" >&2
+		if [ -z "$t" ]; then
+			echo "matrix: $file:$n: $k: needs KERNEL-RELEASE SUITE EXPECTED TESTS NOTE" >&2
 			bad=1
 		elif ! matrix_expected_valid "$e"; then
 			echo "matrix: $file:$n: $k: expected outcome '$e' is neither supported nor refused:REASON with a known REASON" >&2
+			bad=1
+		elif [ "$t" != all ] && [ "$t" != matrix ]; then
+			echo "matrix: $file:$n: $k: tests '$t' is neither all nor matrix" >&2
 			bad=1
 		elif [ -n "${matrix_expected[$k]:-}" ]; then
 			echo "matrix: $file:$n: $k is listed twice" >&2
@@ -188,6 +193,8 @@ matrix_read_conf() {
 			# shellcheck disable=SC2034 # read by tests/vm/matrix
 			matrix_suite[$k]=$s
 			matrix_expected[$k]=$e
+			# shellcheck disable=SC2034
+			matrix_tests[$k]=$t
 		fi
 	done <"$file"
 	[ "$bad" = 0 ] || return 2
