@@ -503,8 +503,8 @@ static void json_valid(const char *json, const char *what)
 	fputs(json, f);
 	st = pclose(f);
 	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) == 127)
-		ok(0, "%s is valid JSON: python3 did not run (wait status %#x; tests/deps installs it)",
-		   what, (unsigned int)st);
+		ok(0, "%s is valid JSON: python3 did not run (wait status %#x; %s)",
+		   what, (unsigned int)st, "tests/deps installs it");
 	else
 		ok(WEXITSTATUS(st) == 0, "%s is valid JSON (python3 -m json.tool)", what);
 }
