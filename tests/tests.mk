@@ -16,7 +16,7 @@
 #   make deps             what the build, the VM and the tests need
 
 .PHONY: unit lint fuzz fuzz-check check check-matrix demo deps vm-build \
-	vm-build-foreign pkg-unit check-packaging
+	vm-build-foreign pkg-unit check-packaging test-modules
 
 # the kernel the VM boots (tests/vm/kernel.conf, shell syntax make reads too)
 include tests/vm/kernel.conf
@@ -102,7 +102,17 @@ check-matrix: deps
 
 # build everything for the VM's stock kernel
 vm-build:
-	$(MAKE) KDIR=$(VM_KDIR) all
+	$(MAKE) KDIR=$(VM_KDIR) all test-modules
+
+# kernel modules only the VM suite loads, for KDIR: a livepatch of the
+# pricing function (tests/vm/livepatch, tests/vm/t/19-livepatch)
+LP_DIR := $(O)/tests/livepatch
+test-modules: $(LP_DIR)/iocost_lp_test.ko
+$(LP_DIR)/iocost_lp_test.ko: tests/vm/livepatch/iocost_lp_test.c
+	@rm -rf $(LP_DIR) && mkdir -p $(LP_DIR)
+	@ln -s $(TOP)/tests/vm/livepatch/iocost_lp_test.c $(LP_DIR)/
+	@echo "obj-m += iocost_lp_test.o" > $(LP_DIR)/Kbuild
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(LP_DIR) modules
 
 # the module for the VM's kernel with the offsets of another build of
 # 6.12.118 (IOCOST_FOREIGN_KERNEL, tests/vm/kernel.conf): Debian's trixie
