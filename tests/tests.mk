@@ -18,7 +18,7 @@
 
 .PHONY: unit lint fuzz fuzz-check check check-matrix demo deps vm-build \
 	vm-build-foreign check-product-build pkg-unit check-packaging \
-	check-packaging-ci
+	check-packaging-ci test-modules
 
 # the kernel the VM boots (tests/vm/kernel.conf, shell syntax make reads too)
 include tests/vm/kernel.conf
@@ -31,25 +31,28 @@ $(HOST)/errno-write: tests/vm/errno-write.c
 	$(CC) $(USER_CFLAGS) -o $@ $<
 
 # ---- unit tests, lint, fuzzing ------------------------------------------------
+# every sanitizer report aborts the test (a non-zero exit prove counts as a
+# failure): without -fno-sanitize-recover, UBSan prints and carries on
+UNIT_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(HOST)/unit/%,$(wildcard tests/unit/test_*.c))
 
 $(HOST)/unit/test_parse: tests/unit/test_parse.c src/parse.c src/parse.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_parse.c src/parse.c
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_parse.c src/parse.c
 
 $(HOST)/unit/test_btfgen: tests/unit/test_btfgen.c src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/iocost_fields.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN -fsanitize=address,undefined -o $@ tests/unit/test_btfgen.c src/btfgen.c src/btfwalk.c -lbpf
+	$(CC) $(USER_CFLAGS) -DBTFGEN_NO_MAIN $(UNIT_SAN) -o $@ tests/unit/test_btfgen.c src/btfgen.c src/btfwalk.c -lbpf
 
 CTLPARSE_SRCS := tools/iocostctl/ctlparse.c tools/iocostctl/json.c src/parse.c
 $(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c $(CTLPARSE_SRCS) tools/iocostctl/ctlparse.h \
 			    tools/iocostctl/json.h src/parse.h src/iocost_stats.h include/iocost_model.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
 
 $(HOST)/unit/test_json: tests/unit/test_json.c tools/iocostctl/json.c tools/iocostctl/json.h tests/unit/tap.h
 	@mkdir -p $(@D)
-	$(CC) $(USER_CFLAGS) -fsanitize=address,undefined -o $@ tests/unit/test_json.c tools/iocostctl/json.c
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_json.c tools/iocostctl/json.c
 
 # C tests, and the kernel matrix's verdicts (tests/vm/matrix-outcome.sh)
 UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh
@@ -102,7 +105,17 @@ check-matrix: deps
 # build everything for the VM's stock kernel; the module as the test build
 # (IOCOST_TEST=1: fault and delay hooks, src/testhooks.h)
 vm-build:
-	$(MAKE) KDIR=$(VM_KDIR) IOCOST_TEST=1 all
+	$(MAKE) KDIR=$(VM_KDIR) IOCOST_TEST=1 all test-modules
+
+# kernel modules only the VM suite loads, for KDIR: a livepatch of the
+# pricing function (tests/vm/livepatch, tests/vm/t/19-livepatch)
+LP_DIR := $(O)/tests/livepatch
+test-modules: $(LP_DIR)/iocost_lp_test.ko
+$(LP_DIR)/iocost_lp_test.ko: tests/vm/livepatch/iocost_lp_test.c
+	@rm -rf $(LP_DIR) && mkdir -p $(LP_DIR)
+	@ln -s $(TOP)/tests/vm/livepatch/iocost_lp_test.c $(LP_DIR)/
+	@echo "obj-m += iocost_lp_test.o" > $(LP_DIR)/Kbuild
+	$(KBUILD_RUN) $(MAKE) -C $(KDIR) M=$(TOP)/$(LP_DIR) modules
 
 # the module for the VM's kernel with the offsets of another build of
 # 6.12.118 (IOCOST_FOREIGN_KERNEL, tests/vm/kernel.conf): Debian's trixie

@@ -37,7 +37,7 @@ status() {
 # WANT (0 pass, 1 fail, 2 usage) and its details must contain GREP
 verdict() {
 	local want=$1 expected=$2 actual=$3 text=$4 grep=${5:-} out rc
-	out=$(matrix_outcome "$expected" "$actual" "$text")
+	out=$(matrix_outcome "$expected" "$actual" "$text" ${NTESTS:+"$NTESTS"})
 	rc=$?
 	if [ "$rc" = "$want" ] && { [ -z "$grep" ] || grep -qF -- "$grep" <<<"$out"; }; then
 		ok "$expected / $actual: status $rc: $out"
@@ -85,6 +85,48 @@ verdict 1 supported refused "$rcfg$h61" 'CONFIG_BLK_CGROUP_IOCOST is not set'
 verdict 1 supported broken 'fetch failed: E: no such package' 'fetch failed'
 verdict 1 supported broken "build failed without a refusal: $rcc" 'gcc-14 is not installed'
 verdict 1 supported skipped '' 'MATRIX_DEADLINE'
+verdict 1 supported tested '8 passed, 0 failed (tests/vm/run exit status 125)' 'exit status 125'
+verdict 1 supported tested '8 passed, 0 failed (8 tests ran, 9 asked for)' '9 asked for'
+NTESTS=9 verdict 1 supported tested '8 passed, 0 failed' '8 passed'
+NTESTS=9 verdict 0 supported tested '9 passed, 0 failed' '9 passed'
+
+echo "# what tests/vm/run said (matrix_run_text NTESTS STATUS LOG)"
+runtext() {	# WANT NTESTS STATUS LOG-TEXT
+	local got
+	printf '%s\n' "$4" >"$tmp/run.log"
+	got=$(matrix_run_text "$2" "$3" "$tmp/run.log")
+	if [ "$got" = "$1" ]; then
+		ok "run text: $2 asked, status $3: '$got'"
+	else
+		not_ok "run text: $2 asked, status $3: got '$got', want '$1'"
+	fi
+}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+runtext '9 passed, 0 failed' 9 0 $'PASS x\n9 passed, 0 failed'
+runtext '8 passed, 0 failed (8 tests ran, 9 asked for)' 9 0 $'PASS x\n8 passed, 0 failed'
+runtext '9 passed, 0 failed (tests/vm/run exit status 125)' 9 125 \
+	$'9 passed, 0 failed\nvmrun: error: the guest kernel panicked before CMD reported an exit status'
+runtext '8 passed, 1 failed (failed: 03-pricing) (tests/vm/run exit status 1)' 9 1 \
+	$'failed: 03-pricing\n8 passed, 1 failed'
+runtext 'no result: vmrun: timeout (tests/vm/run exit status 124)' 9 124 $'=== 01-load\nvmrun: timeout'
+# two guests (IOCOST_VM_SHARED): each one's summary, then the whole list's
+runtext '7 passed, 2 failed (failed: 18-disk-pulled 06-tick) (tests/vm/run exit status 1)' 9 1 \
+	$'failed: 18-disk-pulled\n7 passed, 1 failed\nfailed: 06-tick\n0 passed, 1 failed\nfailed: 18-disk-pulled 06-tick\n7 passed, 2 failed'
+for t in '9 passed, 0 failed' '8 passed, 0 failed (8 tests ran, 9 asked for)'; do
+	NTESTS=9 verdict "$([ "$t" = '9 passed, 0 failed' ] && echo 0 || echo 1)" supported tested "$t"
+done
+
+echo "# the DWARF cross-check of a clone kernel (matrix_dwarf_check)"
+dwarf_yes='calc_vtime_cost_builtin.isra.0: bio: not passed; iocg: arg 3 (rcx); is_merge: arg 4 (r8); costp: arg 5 (r9) -> hookable through src/clone.c: yes'
+dwarf_no='calc_vtime_cost_builtin.isra.0: iocg: arg 1 (rsi) -> hookable through src/clone.c: no (iocg arg 1 (rsi), src/clone.c reads arg 3 (rcx))'
+status 0 "no clone: nothing to check" quiet matrix_dwarf_check 'calc_vtime_cost_builtin (in BTF)' ''
+status 0 "a clone whose DWARF agrees" quiet matrix_dwarf_check 'calc_vtime_cost_builtin.isra.0 (not in BTF)' "$dwarf_yes"
+status 1 "a clone whose DWARF disagrees" quiet matrix_dwarf_check 'calc_vtime_cost_builtin.isra.0 (not in BTF)' "$dwarf_no"
+status 1 "a clone, one of two copies disagrees" quiet matrix_dwarf_check \
+	'calc_vtime_cost_builtin.isra.0 calc_vtime_cost_builtin.isra.1 (not in BTF)' "$dwarf_yes"$'\n'"$dwarf_no"
+status 1 "a clone whose DWARF was not read (MATRIX_DWARF=0, clone-abi failed)" quiet \
+	matrix_dwarf_check 'calc_vtime_cost_builtin.isra.0 (not in BTF)' ''
 
 echo "# expected refused: 6.1 passes only on its real reason"
 verdict 0 refused:pre-6.9 refused "$r61$h61" 'modules cannot register struct_ops before Linux 6.9'
@@ -163,10 +205,8 @@ for want in "$IOCOST_DEFAULT_KERNEL supported" "6.1.0-57-amd64 refused:pre-6.9" 
 		not_ok "matrix.conf: $k is '${matrix_expected[$k]:-not listed}', want ${want#* }"
 	fi
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 conf_bad() {	# DESCRIPTION LINE: a matrix.conf with LINE does not parse
-	printf '# c\n6.12.1-amd64 s supported note\n%s\n' "$2" >"$tmp/conf"
+	printf '# c\n6.12.1-amd64 s supported matrix note\n%s\n' "$2" >"$tmp/conf"
 	if matrix_read_conf "$tmp/conf" 2>"$tmp/err"; then
 		not_ok "matrix.conf with $1 parses"
 	else
@@ -175,8 +215,10 @@ conf_bad() {	# DESCRIPTION LINE: a matrix.conf with LINE does not parse
 }
 conf_bad "the old three columns" '6.1.0-57-amd64 bookworm Debian 12 default: no struct_ops'
 conf_bad "no EXPECTED" '6.1.0-57-amd64 bookworm'
-conf_bad "an unknown reason" '6.1.0-57-amd64 bookworm refused:too-old note'
-conf_bad "a kernel twice" '6.12.1-amd64 s refused:pre-6.9 note'
+conf_bad "no TESTS" '6.1.0-57-amd64 bookworm refused:pre-6.9'
+conf_bad "the old four columns (a NOTE word for TESTS)" '6.1.0-57-amd64 bookworm refused:pre-6.9 Debian 12'
+conf_bad "an unknown reason" '6.1.0-57-amd64 bookworm refused:too-old matrix note'
+conf_bad "a kernel twice" '6.12.1-amd64 s refused:pre-6.9 matrix note'
 
 echo "# tests/vm/matrix, without a VM"
 out=$("$top/tests/vm/matrix" 9.9.9-unknown-amd64 2>&1)
@@ -237,12 +279,17 @@ STUB
 cat >"$fake/tests/vm/run" <<'STUB'
 #!/bin/bash
 top=$(cd "$(dirname "$0")/../.." && pwd)
-cat "$top/fake/$2.run"
+k=$2
+shift 2
+echo "$*" >"$top/fake/$k.args"
+[ -n "${IOCOST_VM_SHARED:-}" ] && touch "$top/fake/$k.shared"
+cat "$top/fake/$k.run"
+exit "$(cat "$top/fake/$k.run-rc" 2>/dev/null || echo 0)"
 STUB
 chmod +x "$fake/tests/vm/"* "$fake/src/kernel-check" "$fake/bin/make"
 # fake_kernel NAME EXPECTED BUILD-RC BUILD-OUTPUT HOOK [RUN-OUTPUT]
 fake_kernel() {
-	echo "$1 suite $2 a fake" >>"$fake/tests/vm/matrix.conf"
+	echo "$1 suite $2 ${FAKE_TESTS:-matrix} a fake" >>"$fake/tests/vm/matrix.conf"
 	echo "$3" >"$fake/fake/$1.build-rc"
 	printf '%s\n' "$4" >"$fake/fake/$1.build"
 	echo "$5" >"$fake/fake/$1.hook"
@@ -260,7 +307,25 @@ fake_kernel 7.3.5-amd64 refused:isra-clone 2 "$btfgen" 'no calc_vtime_cost_built
 fake_kernel 6.1.1-amd64 refused:pre-6.9 2 "$r61" "$inbtf"
 fake_kernel 6.1.2-amd64 refused:pre-6.9 2 "src/hook.c:1:1: error: boom" "$inbtf"
 fake_kernel 6.1.3-amd64 refused:pre-6.9 0 'CC iocost_bpf.o' "$inbtf" "$pass"
-out=$(cd "$fake" && PATH=$fake/bin:$PATH MATRIX_DWARF=0 tests/vm/matrix 2>&1)
+# the summary printed, then the guest panicked; one test short
+fake_kernel 6.12.4-amd64 supported 0 'CC iocost_bpf.o' "$inbtf" "$pass"
+echo 125 >"$fake/fake/6.12.4-amd64.run-rc"
+fake_kernel 6.12.5-amd64 supported 0 'CC iocost_bpf.o' "$inbtf" $'PASS 01-load\n7 passed, 0 failed'
+# a clone kernel that builds and passes, its DWARF not read (MATRIX_DWARF=0)
+fake_kernel 7.3.6-amd64 supported 0 'CC iocost_bpf.o' "$isra" "$pass"
+# a kernel on which the whole suite runs (TESTS "all"): every test of
+# tests/vm/t but 11-btf-digest
+mkdir -p "$fake/tests/vm/t"
+alltests=()
+for t in "$top"/tests/vm/t/*.sh; do
+	cp "$t" "$fake/tests/vm/t/"
+	t=${t##*/}
+	[ "$t" = 11-btf-digest.sh ] || alltests+=("${t%.sh}")
+done
+FAKE_TESTS=all fake_kernel 6.12.6-rt-amd64 supported 0 'CC iocost_bpf.o' "$inbtf" "${#alltests[@]} passed, 0 failed"
+out=$(cd "$fake" && PATH=$fake/bin:$PATH MATRIX_DWARF=0 \
+	MATRIX_TESTS='01-load 02-register 03-pricing 05-device-gone 06-tick 07-lifecycle 14-preempt 17-clone' \
+	tests/vm/matrix 2>&1)
 rc=$?
 fake_verdict() {	# WANT KERNEL DETAILS: the run's TAP line for KERNEL
 	local line
@@ -279,15 +344,72 @@ fake_verdict 'not ok' 7.3.5-amd64 'expected refused (isra-clone), but refused fo
 fake_verdict ok 6.1.1-amd64 'refused: iocost_bpf: kernel 6.1.192 is not supported: modules cannot register struct_ops before Linux 6.9'
 fake_verdict 'not ok' 6.1.2-amd64 'build failed without a refusal: src/hook.c:1:1: error: boom'
 fake_verdict 'not ok' 6.1.3-amd64 'built, but it should have been refused (pre-6.9); tests: 8 passed, 0 failed'
-if [ "$rc" = 1 ] && [ "$(tail -1 <<<"$out")" = "3 passed, 5 failed" ] &&
-   grep -qxF 'failed: 6.12.2-amd64 6.12.3-amd64 7.3.5-amd64 6.1.2-amd64 6.1.3-amd64' <<<"$out" &&
+fake_verdict 'not ok' 6.12.4-amd64 '8 passed, 0 failed (tests/vm/run exit status 125)'
+fake_verdict 'not ok' 6.12.5-amd64 '7 passed, 0 failed (7 tests ran, 8 asked for)'
+fake_verdict 'not ok' 7.3.6-amd64 '8 passed, 0 failed -- but its DWARF cross-check did not run -- DWARF: not read (MATRIX_DWARF=0)'
+fake_verdict ok 6.12.6-rt-amd64 "${#alltests[@]} passed, 0 failed"
+expect_args() {	# KERNEL WANT: the tests tests/vm/run was asked for
+	if [ "$(cat "$fake/fake/$1.args" 2>/dev/null)" = "$2" ]; then
+		ok "fake run: $1 ran: $2"
+	else
+		not_ok "fake run: $1 ran '$(cat "$fake/fake/$1.args" 2>/dev/null)', want '$2'"
+	fi
+}
+expect_args 6.12.6-rt-amd64 "${alltests[*]}"
+expect_args 6.12.1-amd64 '01-load 02-register 03-pricing 05-device-gone 06-tick 07-lifecycle 14-preempt 17-clone'
+if [ ! -e "$fake/fake/6.12.1-amd64.shared" ]; then
+	ok "fake run, one lane: tests/vm/run without IOCOST_VM_SHARED"
+else
+	not_ok "fake run, one lane: tests/vm/run got IOCOST_VM_SHARED"
+fi
+if [ "$rc" = 1 ] && [ "$(tail -1 <<<"$out")" = "4 passed, 8 failed" ] &&
+   grep -qxF 'failed: 6.12.2-amd64 6.12.3-amd64 7.3.5-amd64 6.1.2-amd64 6.1.3-amd64 6.12.4-amd64 6.12.5-amd64 7.3.6-amd64' <<<"$out" &&
    grep -q '^| 6.1.1-amd64 | .* | not supported (pre-6.9) | ' "$fake/build/kernel-matrix/summary.md" &&
    grep -q '^| 6.12.1-amd64 | .* | supported | 8 passed, 0 failed | ' "$fake/build/kernel-matrix/summary.md"; then
-	ok "fake run: '3 passed, 5 failed', status 1, the table's results"
+	ok "fake run: '4 passed, 8 failed', status 1, the table's results"
 else
 	not_ok "fake run: status $rc:"
 	diag "$out"
 fi
+
+
+# the same kernels in two lanes (MATRIX_JOBS=2): the same verdicts, in
+# matrix.conf's order, the tests in guests that may run side by side
+tap=$(grep -E '^(not )?ok [0-9]+ - ' <<<"$out")
+rm -f "$fake"/fake/*.shared
+out2=$(cd "$fake" && PATH=$fake/bin:$PATH MATRIX_DWARF=0 MATRIX_JOBS=2 TMPDIR=$tmp \
+	MATRIX_TESTS='01-load 02-register 03-pricing 05-device-gone 06-tick 07-lifecycle 14-preempt 17-clone' \
+	tests/vm/matrix 2>&1)
+rc2=$?
+if [ "$rc2" = 1 ] && [ "$(grep -E '^(not )?ok [0-9]+ - ' <<<"$out2")" = "$tap" ] &&
+   [ "$(tail -1 <<<"$out2")" = "4 passed, 8 failed" ]; then
+	ok "fake run, two lanes: the same $(wc -l <<<"$tap") verdicts in the same order, status 1"
+else
+	not_ok "fake run, two lanes: status $rc2:"
+	diag "$(diff <(echo "$tap") <(grep -E '^(not )?ok [0-9]+ - ' <<<"$out2"))"
+fi
+if [ -e "$fake/fake/6.12.1-amd64.shared" ]; then
+	ok "fake run, two lanes: tests/vm/run with IOCOST_VM_SHARED=1"
+else
+	not_ok "fake run, two lanes: tests/vm/run without IOCOST_VM_SHARED"
+fi
+out3=$(cd "$fake" && MATRIX_JOBS=3 tests/vm/matrix 6.12.1-amd64 2>&1)
+rc3=$?
+if [ "$rc3" = 2 ] && grep -q 'MATRIX_JOBS is 1 or 2' <<<"$out3"; then
+	ok "MATRIX_JOBS=3: usage error (status 2): $out3"
+else
+	not_ok "MATRIX_JOBS=3: status $rc3: $out3"
+fi
+
+echo "# tests/vm/matrix.conf: the whole suite on each hook strategy (issue 31)"
+matrix_read_conf "$top/tests/vm/matrix.conf" 2>/dev/null
+for k in 6.12.118+deb12-rt-amd64 7.3.4+deb13-amd64; do
+	if [ "${matrix_tests[$k]:-}" = all ]; then
+		ok "matrix.conf: $k runs all tests"
+	else
+		not_ok "matrix.conf: $k runs '${matrix_tests[$k]:-}', want all"
+	fi
+done
 
 echo "1..$n"
 [ "$fails" = 0 ]

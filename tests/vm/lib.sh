@@ -92,7 +92,10 @@ expect_ratio() {
 
 # the kernel log since the test started (the runner writes the marker)
 test_dmesg() {
-	dmesg | awk '/iocost-test: begin/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }'
+	local all n
+	all=$(dmesg)
+	n=$(grep -n 'iocost-test: begin' <<<"$all" | tail -1 | cut -d: -f1)
+	tail -n +"${n:-1}" <<<"$all"
 }
 
 load_module() {
@@ -134,6 +137,38 @@ clone_warmup() {
 	grep -q "^state pricing" "$SYS/hook"
 }
 
+# vm_monitor CMD: have the host send CMD to QEMU's monitor (vmrun
+# --pullable) and print its answer; status 1 if none came within 30 s
+vm_monitor() {
+	local dir=/run/iocost-vm/monitor n
+	[ -d "$dir" ] || { echo "vm_monitor: no monitor (vmrun --pullable)" >&2; return 1; }
+	n=req$$-$RANDOM
+	echo "$*" >"$dir/$n.tmp" && mv "$dir/$n.tmp" "$dir/$n.req" || return 1
+	for _ in $(seq 1 300); do
+		if [ -e "$dir/$n.resp" ]; then
+			cat "$dir/$n.resp"
+			rm -f "$dir/$n.resp"
+			return 0
+		fi
+		sleep 0.1
+	done
+	echo "vm_monitor: no answer to '$*' within 30 s" >&2
+	return 1
+}
+
+# pullable_disk N: the name (vdX) of vmrun's pullable disk N
+pullable_disk() {
+	local f
+	for f in /sys/block/vd*/serial; do
+		if [ "$(cat "$f")" = "iocost-pull$1" ]; then
+			f=${f%/serial}
+			echo "${f##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
 # wait_unload: rmmod, retrying while deferred frees drop the last references
 wait_unload() {
 	local i
@@ -155,7 +190,24 @@ wait_unregistered() {
 	return 1
 }
 
-# remove everything a test may have left behind (used by the runner too)
+# expect_unload: at a test's end, once it has unbound its disks: its pins
+# removed, every model unregisters and the module unloads.  A reference
+# the test leaked fails this test, not the next one to load the module.
+expect_unload() {
+	local m
+	if [ ! -d "$SYS" ]; then
+		ok "iocost_bpf is not loaded at the end"
+		return
+	fi
+	rm -rf "${PINS:?}"/* 2>/dev/null
+	for m in $(awk '{ print $1 }' "$SYS/models"); do
+		wait_unregistered "$m" || not_ok "model $m unregisters once unpinned"
+	done
+	check "the module unloads: no reference left" wait_unload
+}
+
+# remove everything a test may have left behind (used by the runner too);
+# status 1 when the module is still loaded afterwards (a leaked reference)
 iocost_cleanup() {
 	local dev
 	if [ -r "$SYS/bindings" ]; then
@@ -171,7 +223,7 @@ iocost_cleanup() {
 	rm -rf "${PINS:?}"/* 2>/dev/null
 	pkill -f "$B/bin/" 2>/dev/null
 	if [ -d "$SYS" ]; then
-		wait_unload || echo "# cleanup: iocost_bpf could not be unloaded"
+		wait_unload || { echo "# cleanup: iocost_bpf could not be unloaded"; return 1; }
 	fi
 	return 0
 }

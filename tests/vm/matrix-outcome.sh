@@ -57,10 +57,52 @@ matrix_refusal() {
 	grep -q 'is not supported' <<<"$1"
 }
 
-# matrix_outcome EXPECTED ACTUAL TEXT: the verdict on one kernel.
+# matrix_run_text NTESTS STATUS LOG: what one kernel's tests/vm/run said,
+# for matrix_outcome's TEXT: its last "N passed, N failed" and "failed:"
+# lines (with IOCOST_VM_SHARED it prints those of each guest, then the
+# whole list's), then what is wrong besides: no summary, an exit status other than
+# 0 (a guest panic, a timeout or a harness error after the summary), or
+# fewer or more tests than the NTESTS asked for
+matrix_run_text() {
+	local want=$1 rc=$2 log=$3 text fails n
+	text=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+	[ -n "$text" ] || text="no result: $(tail -1 "$log")"
+	fails=$(grep '^failed: ' "$log" | tail -1)
+	[ -n "$fails" ] && text+=" ($fails)"
+	if [[ $text =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		n=$((BASH_REMATCH[1] + BASH_REMATCH[2]))
+		[ "$n" = "$want" ] || text+=" ($n tests ran, $want asked for)"
+	fi
+	[ "$rc" = 0 ] || text+=" (tests/vm/run exit status $rc)"
+	echo "$text"
+}
+
+# matrix_dwarf_check HOOK DWARF: status 0 when the kernel's hook target
+# HOOK (as tests/vm/matrix probes it) is not an IPA-SRA clone missing from
+# BTF, or when DWARF, tests/vm/clone-abi's output for it, says every clone
+# is hookable through src/clone.c; otherwise status 1 and why: a clone
+# kernel whose DWARF was not read (MATRIX_DWARF=0, a failed download)
+# is not a pass
+matrix_dwarf_check() {
+	local hook=$1 dwarf=$2
+	[[ $hook == *".isra."*"(not in BTF)"* ]] || return 0
+	if [ -z "$dwarf" ]; then
+		echo "its DWARF cross-check did not run"
+		return 1
+	fi
+	if grep -q 'src/clone.c: no' <<<"$dwarf" ||
+	   ! grep -q 'hookable through src/clone.c: yes' <<<"$dwarf"; then
+		echo "its DWARF contradicts the registers src/clone.c reads"
+		return 1
+	fi
+	return 0
+}
+
+# matrix_outcome EXPECTED ACTUAL TEXT [NTESTS]: the verdict on one kernel.
 #   EXPECTED  its matrix.conf column: supported | refused:REASON
-#   ACTUAL    tested   it was built and MATRIX_TESTS ran; TEXT starts with
-#                      the suite's "N passed, N failed" (or says why none)
+#   ACTUAL    tested   it was built and MATRIX_TESTS (NTESTS of them) ran;
+#                      TEXT is matrix_run_text's: "N passed, N failed"
+#                      alone when all went well
 #             refused  the build refused it; TEXT is the refusal and the
 #                      hook target found
 #             broken   the fetch or the build failed without a refusal
@@ -69,7 +111,7 @@ matrix_refusal() {
 # Prints the details for the kernel's line; status 0 for a pass, 1 for a
 # failure, 2 for an EXPECTED or ACTUAL it does not know.
 matrix_outcome() {
-	local expected=$1 actual=$2 text=$3 reason='' pattern=''
+	local expected=$1 actual=$2 text=$3 ntests=${4:-} reason='' pattern=''
 
 	if ! matrix_expected_valid "$expected"; then
 		echo "unknown expected outcome '$expected'"
@@ -92,8 +134,10 @@ matrix_outcome() {
 			return 1
 		fi
 		echo "$text"
-		# at least one test ran, and none failed
-		[[ $text =~ ^[0-9]*[1-9][0-9]*\ passed,\ 0\ failed( |$) ]]
+		# at least one test ran, none failed, nothing else went wrong, and
+		# as many passed as were asked for
+		[[ $text =~ ^([0-9]*[1-9][0-9]*)\ passed,\ 0\ failed$ ]] &&
+			{ [ -z "$ntests" ] || [ "${BASH_REMATCH[1]}" = "$ntests" ]; }
 		return ;;
 	refused)
 		if [ -z "$reason" ]; then
@@ -121,21 +165,25 @@ matrix_past_deadline() {
 }
 
 # matrix_read_conf FILE: fill matrix_all (the kernels, in order) and the
-# associative arrays matrix_suite and matrix_expected from a matrix.conf
-# ("KERNEL-RELEASE SUITE EXPECTED NOTE..."); status 2, with a message, on a
-# line that lacks a column, a duplicate, or an EXPECTED it does not know
+# associative arrays matrix_suite, matrix_expected and matrix_tests from a
+# matrix.conf ("KERNEL-RELEASE SUITE EXPECTED TESTS NOTE..."; TESTS is
+# "all" or "matrix"); status 2, with a message, on a line that lacks a
+# column, a duplicate, an EXPECTED it does not know or another TESTS
 matrix_read_conf() {
-	local file=$1 k s e n=0 bad=0
+	local file=$1 k s e t n=0 bad=0
 	matrix_all=()
-	declare -gA matrix_suite=() matrix_expected=()
-	while read -r k s e _; do
+	declare -gA matrix_suite=() matrix_expected=() matrix_tests=()
+	while read -r k s e t _; do
 		n=$((n + 1))
 		case "$k" in ''|\#*) continue ;; esac
-		if [ -z "$e" ]; then
-			echo "matrix: $file:$n: $k: needs KERNEL-RELEASE SUITE EXPECTED NOTE" >&2
+		if [ -z "$t" ]; then
+			echo "matrix: $file:$n: $k: needs KERNEL-RELEASE SUITE EXPECTED TESTS NOTE" >&2
 			bad=1
 		elif ! matrix_expected_valid "$e"; then
 			echo "matrix: $file:$n: $k: expected outcome '$e' is neither supported nor refused:REASON with a known REASON" >&2
+			bad=1
+		elif [ "$t" != all ] && [ "$t" != matrix ]; then
+			echo "matrix: $file:$n: $k: tests '$t' is neither all nor matrix" >&2
 			bad=1
 		elif [ -n "${matrix_expected[$k]:-}" ]; then
 			echo "matrix: $file:$n: $k is listed twice" >&2
@@ -145,6 +193,8 @@ matrix_read_conf() {
 			# shellcheck disable=SC2034 # read by tests/vm/matrix
 			matrix_suite[$k]=$s
 			matrix_expected[$k]=$e
+			# shellcheck disable=SC2034
+			matrix_tests[$k]=$t
 		fi
 	done <"$file"
 	[ "$bad" = 0 ] || return 2

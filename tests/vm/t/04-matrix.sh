@@ -32,4 +32,5 @@ awk -F, '$1 == 2 { p[$3] = $4; n[$3] = $5 } $1 == 1 && $3 == "iocost_ms" { c = $
 		printf "# 2: IOs builtin %d, iocost_ms %d; one-stream ceiling %d (scenario 1, iocost_ms)\n", n["builtin"], n["iocost_ms"], c
 		printf "# 2: iocost_2x / builtin = %.3f (interleaving-dependent)\n", p["iocost_2x"] / p["builtin"]
 	}' "$csv"
+expect_unload
 finish

@@ -101,4 +101,6 @@ out=$(capsh --drop=cap_sys_admin -- -c "$B/bin/test_min --pin /tmp/nocap" 2>&1)
 expect_match "root without CAP_SYS_ADMIN cannot register a model" "$out" "errno=E"
 expect_nomatch "test_min was never registered" "$(cat "$SYS/models")" "^test_min "
 expect_eq "and the binding is still there" "$(snapshot)" "$before"
+expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
+expect_unload
 finish

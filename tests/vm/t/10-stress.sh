@@ -113,6 +113,11 @@ expect_eq "every bind/unbind write ended in OK or (absent model) ENOENT" "$bad" 
 expect_eq "no write named nosuch succeeded" "$(cat "$W"/writer.* | awk '$2 == "nosuch" && $3 == "OK"' | wc -l)" 0
 expect_eq "every registration succeeded or met its predecessor's unregistration (EEXIST)" \
 	"$(grep -c 'FAIL' "$W/registerer")" 0
+# EEXIST is the exception (0 of 50 in the runs docs/RELIABILITY.md
+# records): a registration that always failed must not pass as churn
+nreg=$((ITER / 3))
+check "most registrations succeeded ($(grep -c '^reg OK' "$W/registerer") of $nreg OK, at least half)" \
+	test "$(grep -c '^reg OK' "$W/registerer")" -ge $(((nreg + 1) / 2))
 expect_eq "every cgroup was created and removed" "$(grep -c ok "$W/cgchurn")" "$ITER"
 expect_eq "no new null_blk disk inherited its predecessor's binding" "$(grep -c FAIL "$W/devchurn")" 0
 expect_eq "every null_blk disk was bound" "$(grep -c '^bind OK' "$W/devchurn")" $((ITER / 10))

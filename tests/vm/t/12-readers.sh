@@ -90,4 +90,5 @@ bpftool cgroup detach "$CG" device pinned "$PINS/devdeny" 2>/dev/null
 rmdir "$CG" /sys/fs/cgroup/io12 2>/dev/null
 expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
 rm -rf "$W"
+expect_unload
 finish

@@ -79,4 +79,5 @@ expect_write "and 1 again" "$FE" 1 OK
 expect_eq "ftrace_enabled is 1" "$(cat $FE)" 1
 
 rmdir /sys/fs/cgroup/ft13 2>/dev/null
+expect_unload
 finish

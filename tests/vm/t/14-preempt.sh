@@ -77,4 +77,5 @@ expect_nomatch "no atomic-context splat in the kernel log" "$(test_dmesg | grep 
 expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
 rm -f "${PINS:?}/test_ctxprobe" "${PINS:?}/test_lpmlock" /tmp/pr14.json
 rmdir /sys/fs/cgroup/pr14 2>/dev/null
+expect_unload
 finish

@@ -236,4 +236,5 @@ for d in "$D" "$D2"; do
 	echo "$d ctrl=auto" >/sys/fs/cgroup/io.cost.qos
 done
 rm -f "${PINS:?}/test_devprobe"
+expect_unload
 finish
