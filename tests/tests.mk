@@ -145,10 +145,14 @@ check: deps
 	$(MAKE) check-product-build
 	$(MAKE) bench-guard
 	tests/vm/run
+	IOCOST_VM_ICOUNT=0 tests/vm/run 26-control
 
-# DEMO_README=1: then write its tables into README.md (tests/demo-readme)
+# DEMO_README=1: then write its tables into README.md and the control loop's
+# into docs/CONTROL-LOOP.md (tests/demo-readme); the control loop (tests/demo
+# --control) runs on the instruction clock, as does 26-control's in make check
 demo: deps vm-build
 	tests/vm/vmrun --disks 1 --timeout 1200 -- tests/demo
+	tests/vm/vmrun --icount 0 --timeout 3600 -- tests/demo --control
 	$(if $(DEMO_README),tests/demo-readme)
 
 # ---- packaging ----------------------------------------------------------------
