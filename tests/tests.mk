@@ -108,7 +108,7 @@ vm-build:
 	$(MAKE) KDIR=$(VM_KDIR) IOCOST_TEST=1 all test-modules
 
 # kernel modules only the VM suite loads, for KDIR: a livepatch of the
-# pricing function (tests/vm/livepatch, tests/vm/t/19-livepatch)
+# pricing function (tests/vm/livepatch, tests/vm/t/22-livepatch)
 LP_DIR := $(O)/tests/livepatch
 test-modules: $(LP_DIR)/iocost_lp_test.ko
 $(LP_DIR)/iocost_lp_test.ko: tests/vm/livepatch/iocost_lp_test.c
@@ -145,11 +145,11 @@ check: deps
 	$(MAKE) check-product-build
 	$(MAKE) bench-guard
 	tests/vm/run
-	IOCOST_VM_ICOUNT=0 tests/vm/run 26-control
+	IOCOST_VM_ICOUNT=0 tests/vm/run 24-control
 
 # DEMO_README=1: then write its tables into README.md and the control loop's
 # into docs/CONTROL-LOOP.md (tests/demo-readme); the control loop (tests/demo
-# --control) runs on the instruction clock, as does 26-control's in make check
+# --control) runs on the instruction clock, as does 24-control's in make check
 demo: deps vm-build
 	tests/vm/vmrun --disks 1 --timeout 1200 -- tests/demo
 	tests/vm/vmrun --icount 0 --timeout 3600 -- tests/demo --control

@@ -111,8 +111,8 @@ runtext '8 passed, 1 failed (failed: 03-pricing) (tests/vm/run exit status 1)' 9
 	$'failed: 03-pricing\n8 passed, 1 failed'
 runtext 'no result: vmrun: timeout (tests/vm/run exit status 124)' 9 124 $'=== 01-load\nvmrun: timeout'
 # two guests (IOCOST_VM_SHARED): each one's summary, then the whole list's
-runtext '7 passed, 2 failed (failed: 18-disk-pulled 06-tick) (tests/vm/run exit status 1)' 9 1 \
-	$'failed: 18-disk-pulled\n7 passed, 1 failed\nfailed: 06-tick\n0 passed, 1 failed\nfailed: 18-disk-pulled 06-tick\n7 passed, 2 failed'
+runtext '7 passed, 2 failed (failed: 21-disk-pulled 06-tick) (tests/vm/run exit status 1)' 9 1 \
+	$'failed: 21-disk-pulled\n7 passed, 1 failed\nfailed: 06-tick\n0 passed, 1 failed\nfailed: 21-disk-pulled 06-tick\n7 passed, 2 failed'
 for t in '9 passed, 0 failed' '8 passed, 0 failed (8 tests ran, 9 asked for)'; do
 	NTESTS=9 verdict "$([ "$t" = '9 passed, 0 failed' ] && echo 0 || echo 1)" supported tested "$t"
 done

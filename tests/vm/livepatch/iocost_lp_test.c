@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * iocost_lp_test.c - a livepatch of blk-iocost's pricing function, for the
- * VM suite only (tests/vm/t/19-livepatch.sh): ftrace lets one ip-modifying
+ * VM suite only (tests/vm/t/22-livepatch.sh): ftrace lets one ip-modifying
  * user own a function, so while this patch is enabled iocost_bpf's first
  * bind must fail with EBUSY and a log line, and while a disk is bound this
  * patch must fail to load.  Not part of the product.

@@ -11,7 +11,7 @@
 #
 # The control loop, on the instruction clock (tests/vm/vmrun --icount 0,
 # how make check runs this test: IOCOST_VM_ICOUNT=0 tests/vm/run
-# 26-control): the 1%-weight reader beside a random reader under the
+# 24-control): the 1%-weight reader beside a random reader under the
 # builtin and iocost_2x, the two interleaved readers beside a random
 # reader under the builtin and iocost_ms (HDD profile), and the 256 KiB
 # reader beside 4 KiB random reads under the builtin and iocost_linmax,
@@ -87,6 +87,6 @@ if awk -v h="$host_s" 'BEGIN { exit !(h < 1) }'; then
 		not_ok "tests/matrix --control ran"
 	fi
 else
-	echo "# on the host's clock (2 s of guest sleep took ${host_s} s of host time): the control loop runs on -icount only (IOCOST_VM_ICOUNT=0 tests/vm/run 26-control)"
+	echo "# on the host's clock (2 s of guest sleep took ${host_s} s of host time): the control loop runs on -icount only (IOCOST_VM_ICOUNT=0 tests/vm/run 24-control)"
 fi
 finish
