@@ -54,6 +54,7 @@
 #ifdef IOCOST_TEST_BUILD
 /* the test build's hooks (testhooks.h) */
 unsigned int iocost_clone_fault, iocost_caller_fault, iocost_tick_fault;
+unsigned int iocost_shadow_fault;
 unsigned int iocost_init_delay_ms, iocost_bind_delay_ms;
 #if IOCOST_HOOK_CLONE
 module_param_named(clone_fault, iocost_clone_fault, uint, 0644);
@@ -66,6 +67,9 @@ MODULE_PARM_DESC(caller_fault,
 module_param_named(tick_fault, iocost_tick_fault, uint, 0444);
 MODULE_PARM_DESC(tick_fault,
 		 "test build: N > 0: the tick event's Nth private field is missing");
+module_param_named(shadow_fault, iocost_shadow_fault, uint, 0444);
+MODULE_PARM_DESC(shadow_fault,
+		 "test build: 1: mode=shadow is refused, as if the kernel's BTF lacked blk-iocost's coefficients or cursor");
 module_param_named(init_delay_ms, iocost_init_delay_ms, uint, 0444);
 MODULE_PARM_DESC(init_delay_ms,
 		 "test build: module init sleeps this long before the tick event's filter is set");

@@ -16,6 +16,8 @@
  *                  the compiler had inlined the pricing function there
  *   tick_fault     tick.c: N > 0 makes the event's Nth private field
  *                  missing, as on a kernel whose BTF lacks it
+ *   shadow_fault   devctx.c: 1 makes mode=shadow refused, as on a kernel
+ *                  whose BTF lacks blk-iocost's coefficients or cursor
  *   init_delay_ms  module init sleeps this long after the trace events
  *                  exist and before the tick event's filter is set
  *   bind_delay_ms  a bind sleeps this long before it takes iocost_lock
@@ -32,6 +34,7 @@
 
 #ifdef IOCOST_TEST_BUILD
 extern unsigned int iocost_clone_fault, iocost_caller_fault, iocost_tick_fault;
+extern unsigned int iocost_shadow_fault;
 extern unsigned int iocost_init_delay_ms, iocost_bind_delay_ms;
 /* a hook's value: READ_ONCE() of its parameter, 0 outside the test build */
 #define IOCOST_TEST_HOOK(name) READ_ONCE(iocost_ ## name)

@@ -12,6 +12,8 @@
 #  - a caller of the pricing function that does not call it (a compiler
 #    inlined it there; caller_fault): the kernel is refused at load, on
 #    6.12 (the function in BTF) as on the IPA-SRA clone kernels (item 6);
+#  - shadow mode on a kernel whose BTF lacks blk-iocost's coefficients
+#    or cursor (shadow_fault): EOPNOTSUPP, its log line, nothing bound;
 #  - the module parameters of the test build exist here (a test build),
 #    and not in the product build (checked on the host by make
 #    check-product-build).
@@ -65,9 +67,27 @@ for k in 0 1; do
 	check_fails "$caller without a call: nothing loaded" test -e "$SYS"
 done
 
+# ---- shadow mode on a kernel whose BTF lacks the coefficients ----
+# (shadow_fault: iocost_devctx_shadow_ok() false, as IOCOST_HAVE_SHADOW is
+# there): the load says so, a shadow bind gets EOPNOTSUPP and its log line
+# and changes nothing, an enforce bind still works
+IOCOST_NO_WARMUP=1 load_module shadow_fault=1
+expect_match "shadow refused: the load says why" "$(test_dmesg)" \
+	"iocost_bpf: this kernel.s BTF lacks blk-iocost.s coefficients or cursor: mode=shadow is refused"
+D=$(iocost_enable vda) || { not_ok "enable iocost on vda"; finish; }
+check "iocost_2x registers" "$B/bin/iocost_2x"
+expect_write "a shadow bind" "$SYS/bindings" "$D model=iocost_2x mode=shadow" EOPNOTSUPP
+expect_match "the refusal is logged" "$(test_dmesg)" \
+	"iocost_bpf: bindings: $D: mode=shadow needs blk-iocost.s coefficients and cursor in this kernel.s BTF, which lacks them"
+expect_eq "nothing bound" "$(cat "$SYS/bindings")" ""
+expect_write "an enforce bind works" "$SYS/bindings" "$D model=iocost_2x" OK
+expect_eq "bound in enforce mode" "$(cat "$SYS/bindings")" "$D model=iocost_2x mode=enforce"
+expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
+expect_unload
+
 # ---- the test build's parameters ----
 check "insmod" insmod "$MOD"
-for p in caller_fault tick_fault init_delay_ms bind_delay_ms; do
+for p in caller_fault tick_fault shadow_fault init_delay_ms bind_delay_ms; do
 	check "test build: parameter $p" test -e "$P/$p"
 done
 check "the module unloads" wait_unload
