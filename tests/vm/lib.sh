@@ -111,6 +111,35 @@ clone_kernel() {
 	grep -q "IPA-SRA clone" "$SYS/hook"
 }
 
+# no_clone_finish: for a test of the IPA-SRA clone on a kernel whose
+# pricing function is in BTF: the hook file names the function, and the
+# clone's stats fields and clone_fault do not exist; the module unloads;
+# the test ends
+no_clone_finish() {
+	expect_eq "$KREL: the hook file names the function, in BTF" "$(cat "$SYS/hook")" \
+		"$(printf 'target calc_vtime_cost_builtin (in BTF)\nstate pricing')"
+	expect_nomatch "no clone fields in stats" "$(cat "$SYS/stats")" fallback_
+	check_fails "no clone_fault parameter" test -e /sys/module/iocost_bpf/parameters/clone_fault
+	check "the module unloads" wait_unload
+	finish
+}
+
+# wait_gone PID [SECONDS]: wait up to SECONDS (30) for PID, a child of the
+# test, to end; its exit status, or 124 when it was still there and had to
+# be killed (SIGKILL)
+wait_gone() {
+	for _ in $(seq 1 $((${2:-30} * 10))); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -KILL "$1"
+		wait "$1"
+		return 124
+	fi
+	wait "$1"
+}
+
 # clone_warmup: on a kernel hooked through the IPA-SRA clone, the module
 # learns which register holds which bio field from the first bios of bound
 # disks, and the builtin prices those (stats "learning=").  Teach it here,

@@ -12,14 +12,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
 IOCOST_NO_WARMUP=1 load_module
-if ! clone_kernel; then
-	expect_eq "$KREL: the hook file names the function, in BTF" "$(cat "$SYS/hook")" \
-		"$(printf 'target calc_vtime_cost_builtin (in BTF)\nstate pricing')"
-	expect_nomatch "no clone fields in stats" "$(cat "$SYS/stats")" fallback_
-	check_fails "no clone_fault parameter" test -e /sys/module/iocost_bpf/parameters/clone_fault
-	check "the module unloads" wait_unload
-	finish
-fi
+clone_kernel || no_clone_finish
 
 FAULT=/sys/module/iocost_bpf/parameters/clone_fault
 hook() { cat "$SYS/hook"; }

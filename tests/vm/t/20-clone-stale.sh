@@ -25,13 +25,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
 IOCOST_NO_WARMUP=1 load_module
-if ! clone_kernel; then
-	expect_eq "$KREL: the hook file names the function, in BTF" "$(cat "$SYS/hook")" \
-		"$(printf 'target calc_vtime_cost_builtin (in BTF)\nstate pricing')"
-	check_fails "no clone_fault parameter" test -e /sys/module/iocost_bpf/parameters/clone_fault
-	check "the module unloads" wait_unload
-	finish
-fi
+clone_kernel || no_clone_finish
 check "the module unloads" wait_unload
 [ "$(nproc)" -ge 2 ] || { not_ok "needs 2 CPUs, has $(nproc)"; finish; }
 

@@ -41,21 +41,6 @@ for _ in $(seq 1 100); do
 done
 check "the model prices the readers' IOs before the pull" test "$(binding_stat "$D" charges)" -gt 64
 
-# wait_gone PID: wait up to 30 s for PID to end; its exit status, 124
-# if it had to be killed
-wait_gone() {
-	for _ in $(seq 1 300); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$1" 2>/dev/null; then
-		kill "$1"
-		wait "$1"
-		return 124
-	fi
-	wait "$1"
-}
-
 # the disk fails: QEMU drops its backing drive, every IO gets an error
 out=$(vm_monitor drive_del pulldrive0)
 expect_eq "QEMU's monitor took drive_del pulldrive0 (no error)" "$out" ""

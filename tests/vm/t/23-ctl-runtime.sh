@@ -79,16 +79,8 @@ if [ -d "$tick" ]; then
 		done
 		check "top (pid $tp) made its tracefs instance" test -d "$TR/instances/iocostctl.$tp"
 		kill -"$sig" "$tp"
-		for _ in $(seq 1 100); do
-			kill -0 "$tp" 2>/dev/null || break
-			sleep 0.1
-		done
-		if kill -0 "$tp" 2>/dev/null; then
-			not_ok "top stops on SIG$sig"
-			kill -KILL "$tp"
-		fi
-		wait "$tp"
-		expect_eq "top on SIG$sig: exit status" "$?" 0
+		wait_gone "$tp" 10
+		expect_eq "top stops on SIG$sig within 10 s: exit status (124: killed)" "$?" 0
 		check_fails "top on SIG$sig: its instance is removed" test -d "$TR/instances/iocostctl.$tp"
 	done
 	rm -f /tmp/top20.out
