@@ -251,6 +251,9 @@ iocost_cleanup() {
 		done
 	rm -rf "${PINS:?}"/* 2>/dev/null
 	pkill -f "$B/bin/" 2>/dev/null
+	# bpffs back where the next test's loaders pin (23-ctl-runtime
+	# unmounts it)
+	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
 	if [ -d "$SYS" ]; then
 		wait_unload || { echo "# cleanup: iocost_bpf could not be unloaded"; return 1; }
 	fi
