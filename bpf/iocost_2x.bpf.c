@@ -63,7 +63,8 @@ u64 BPF_PROG(twox_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 {
 	u32 slot = blkcg->css.id & (NR_CURSORS - 1);
 	u64 serial = blkcg->css.serial_nr;
-	const struct iocost_dev_params *p = iocost_cur_params();
+	struct iocost_dev_params params;
+	const struct iocost_dev_params *p = iocost_cur_params(&params);
 	u64 disk = iocost_cur_dev(p) | DISK_USED;
 	struct cursor *c = &cursors[slot];
 	bool seq;

@@ -12,7 +12,7 @@
  * module's bpf_iocost_dev_params() kfunc: whatever io.cost.model says now
  * (autop's profile for the device, or the user's), as the builtin derived
  * them.  Built with -DIOCOST_FIXED_HDD (the *_hdd models), or where the
- * kfunc returns NULL, they are what the builtin derives from the HDD
+ * kfunc fails, they are what the builtin derives from the HDD
  * autop profile instead, the constants the series' models hard-code: the
  * seed comparison with them stays reproducible on any disk.  Unlike the
  * builtin, which prices them at 0, bios that are not data READ/WRITE
@@ -42,23 +42,21 @@
 #define IOCOST_IO_COEF(iops, bps) \
 	(IOCOST_DIV_UP(IOCOST_VTIME_PER_SEC, iops) - IOCOST_PAGE_COEF(bps))
 
-/* the per-page and per-IO coefficients of one direction */
-struct iocost_lcoefs {
-	u64 page;
-	u64 seqio;
-	u64 randio;
-};
-
-static const struct iocost_lcoefs iocost_hdd_read = {
-	.page = IOCOST_PAGE_COEF(IOCOST_HDD_RBPS),
-	.seqio = IOCOST_IO_COEF(IOCOST_HDD_RSEQIOPS, IOCOST_HDD_RBPS),
-	.randio = IOCOST_IO_COEF(IOCOST_HDD_RRANDIOPS, IOCOST_HDD_RBPS),
-};
-
-static const struct iocost_lcoefs iocost_hdd_write = {
-	.page = IOCOST_PAGE_COEF(IOCOST_HDD_WBPS),
-	.seqio = IOCOST_IO_COEF(IOCOST_HDD_WSEQIOPS, IOCOST_HDD_WBPS),
-	.randio = IOCOST_IO_COEF(IOCOST_HDD_WRANDIOPS, IOCOST_HDD_WBPS),
+/* the HDD autop profile as the builtin prices it (dev 0, vrate 100%) */
+static const struct iocost_dev_params iocost_hdd_params = {
+	.vrate_ppm = 1000000,
+	.rbps = IOCOST_HDD_RBPS,
+	.rseqiops = IOCOST_HDD_RSEQIOPS,
+	.rrandiops = IOCOST_HDD_RRANDIOPS,
+	.wbps = IOCOST_HDD_WBPS,
+	.wseqiops = IOCOST_HDD_WSEQIOPS,
+	.wrandiops = IOCOST_HDD_WRANDIOPS,
+	.rpage = IOCOST_PAGE_COEF(IOCOST_HDD_RBPS),
+	.rseqio = IOCOST_IO_COEF(IOCOST_HDD_RSEQIOPS, IOCOST_HDD_RBPS),
+	.rrandio = IOCOST_IO_COEF(IOCOST_HDD_RRANDIOPS, IOCOST_HDD_RBPS),
+	.wpage = IOCOST_PAGE_COEF(IOCOST_HDD_WBPS),
+	.wseqio = IOCOST_IO_COEF(IOCOST_HDD_WSEQIOPS, IOCOST_HDD_WBPS),
+	.wrandio = IOCOST_IO_COEF(IOCOST_HDD_WRANDIOPS, IOCOST_HDD_WBPS),
 };
 
 /* does this bio take part in sequentiality tracking (a data READ/WRITE)? */
@@ -87,57 +85,50 @@ static __always_inline bool iocost_seek_is_seq(u64 sector, u64 cursor)
 }
 
 /*
- * The priced disk's parameters, read once per calc_cost: one kfunc call,
- * whose result the model passes to the helpers below.  NULL in the
- * fixed-HDD build, and where the module cannot read them.
+ * The priced disk's parameters, read once per calc_cost into @buf, the
+ * model's stack (one kfunc call); the model passes the result to the
+ * helpers below.  The fixed-HDD build prices every disk with the HDD
+ * profile, as disk 0 (one set of cursors); so does a kernel whose BTF
+ * lacks the parameters, with the disk's own number.
  */
-static __always_inline const struct iocost_dev_params *iocost_cur_params(void)
+static __always_inline const struct iocost_dev_params *
+iocost_cur_params(struct iocost_dev_params *buf)
 {
 #ifndef IOCOST_FIXED_HDD
-	return bpf_iocost_dev_params();
+	if (bpf_iocost_dev_params(buf)) {
+		*buf = iocost_hdd_params;
+		buf->dev = bpf_iocost_dev();
+	}
+	return buf;
 #else
-	return NULL;
+	return &iocost_hdd_params;
 #endif
 }
 
-/* the disk being priced (0 in the fixed-HDD build: one set of cursors) */
+/* the disk being priced */
 static __always_inline u32 iocost_cur_dev(const struct iocost_dev_params *p)
 {
-#ifndef IOCOST_FIXED_HDD
-	return p ? p->dev : bpf_iocost_dev();
-#else
-	return 0;
-#endif
+	return p->dev;
 }
 
-/*
- * One coefficient of the priced disk, @p's or the HDD profile's.  Each
- * is read only when the price needs it: a load through @p is a checked
- * load in the JITed program (the kfunc's result is not a trusted pointer).
- */
+/* one coefficient of the priced disk */
 static __always_inline u64 iocost_page_coef(const struct iocost_dev_params *p,
 					    bool read)
 {
-	if (p)
-		return read ? p->rpage : p->wpage;
-	return read ? iocost_hdd_read.page : iocost_hdd_write.page;
+	return read ? p->rpage : p->wpage;
 }
 
 static __always_inline u64 iocost_seek_coef(const struct iocost_dev_params *p,
 					    bool read, bool seq)
 {
-	if (p && read)
-		return seq ? p->rseqio : p->rrandio;
-	if (p)
-		return seq ? p->wseqio : p->wrandio;
 	if (read)
-		return seq ? iocost_hdd_read.seqio : iocost_hdd_read.randio;
-	return seq ? iocost_hdd_write.seqio : iocost_hdd_write.randio;
+		return seq ? p->rseqio : p->rrandio;
+	return seq ? p->wseqio : p->wrandio;
 }
 
 /**
  * iocost_linear_cost - the builtin formula with the disk's coefficients
- * @p: iocost_cur_params()
+ * @p: iocost_cur_params()'s result
  * @opf: bio->bi_opf
  * @nbytes: bio size
  * @seq: the IO is judged sequential

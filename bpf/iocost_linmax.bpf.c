@@ -35,7 +35,8 @@ SEC("struct_ops/calc_cost")
 u64 BPF_PROG(linmax_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
-	const struct iocost_dev_params *p = iocost_cur_params();
+	struct iocost_dev_params params;
+	const struct iocost_dev_params *p = iocost_cur_params(&params);
 	bool read = (opf & IOCOST_REQ_OP_MASK) == REQ_OP_READ;
 	u64 pages = nbytes >> IOCOST_PAGE_SHIFT;
 	u64 page, per_io, per_byte;

@@ -61,7 +61,8 @@ u64 BPF_PROG(ms_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
 	bool merge = model_flags & IOCOST_COST_F_MERGE, seq = false;
-	const struct iocost_dev_params *p = iocost_cur_params();
+	struct iocost_dev_params params;
+	const struct iocost_dev_params *p = iocost_cur_params(&params);
 	u64 dev = iocost_cur_dev(p), cur;
 	struct dev_streams *ds;
 	struct streams *s;

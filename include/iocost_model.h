@@ -28,15 +28,19 @@
  *  u32 bpf_iocost_dev(void) - the disk being priced, as the kernel's
  *	dev_t (MAJ << 20 | MIN), during calc_cost; 0 (no disk's number)
  *	anywhere else, e.g. in blkcg_online().
- *  const struct iocost_dev_params *bpf_iocost_dev_params(void) - that
- *	disk's cost model as blk-iocost holds it at this moment: its
- *	io.cost.model (autop or user-set) and the vtime coefficients the
- *	builtin charges with, plus the device's current vrate; NULL outside
- *	calc_cost or on a kernel whose BTF lacks one of the fields (the
- *	module says so in the kernel log when it loads).  The verifier makes
- *	the model check for NULL.  The pointer is valid until calc_cost
- *	returns; every call reads the parameters anew, so a change of
- *	io.cost.model reaches the next IO.
+ *  int bpf_iocost_dev_params(struct iocost_dev_params *params) - copies
+ *	that disk's cost model as blk-iocost holds it at this moment into
+ *	@params (the program's stack or a map value): its io.cost.model
+ *	(autop or user-set) and the vtime coefficients the builtin charges
+ *	with, plus the device's current vrate.  0 on success; -ENOENT
+ *	outside calc_cost, -EOPNOTSUPP on a kernel whose BTF lacks one of
+ *	the fields (the module says so in the kernel log when it loads),
+ *	@params zeroed then.  Every call reads the parameters anew, so a
+ *	change of io.cost.model reaches the next IO.
+ *
+ * "Outside calc_cost" includes a calc_cost program's bpf_timer callback,
+ * which may run in a softirq while the model it interrupted prices a bio:
+ * the kfuncs answer only the invocation of calc_cost they are called from.
  *
  * BPF models include their vmlinux.h first: it supplies u64, sector_t and
  * the kernel's real struct blkcg.  A vmlinux.h dumped from a kernel that
@@ -102,7 +106,7 @@ struct iocost_dev_params {
 
 #if defined(__bpf__) && !defined(IOCOST_NO_KFUNCS)
 __ksym u32 bpf_iocost_dev(void);
-__ksym const struct iocost_dev_params *bpf_iocost_dev_params(void);
+__ksym int bpf_iocost_dev_params(struct iocost_dev_params *params);
 #endif
 
 #ifndef IOCOST_MODEL_OPS_IN_VMLINUX_H

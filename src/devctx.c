@@ -9,21 +9,36 @@
  * (include/iocost_model.h documents them for model writers):
  *
  *  bpf_iocost_dev()        the disk's dev_t, 0 outside calc_cost;
- *  bpf_iocost_dev_params() the disk's live io.cost.model, the vtime
- *			    coefficients blk-iocost derived from it and the
- *			    vrate, or NULL outside calc_cost.
+ *  bpf_iocost_dev_params() copies the disk's live io.cost.model, the
+ *			    vtime coefficients blk-iocost derived from it and
+ *			    the vrate into the program's buffer; -ENOENT
+ *			    outside calc_cost.
  *
  * How a kfunc knows the disk.  The pricing handler (hook.c) puts a
  * struct iocost_calc_ctx on its stack and pushes it before it calls the
- * model, pops it after; the kfuncs look up the innermost context of the
- * caller.  Without PREEMPT_RT the model runs with preemption disabled, so
- * a per-cpu pointer is enough: an interrupt that prices a bio of its own
- * pushes and pops before the interrupted model continues.  On PREEMPT_RT
- * the model runs preemptible (migrate_disable() only), so other tasks
- * price on the same CPU in between: there the contexts of a CPU form a
- * list under a raw spinlock and each carries its task.  A program that is
- * not running calc_cost (blkcg_online(), say) finds no context of its
- * task and gets the failure value.
+ * model, pops it after; the kfuncs look up the context of the calc_cost
+ * invocation they are called from, and nothing else.  Without PREEMPT_RT
+ * the model runs with preemption disabled, so a per-cpu pointer is
+ * enough: an interrupt that prices a bio of its own pushes and pops
+ * before the interrupted model continues.  But softirqs run at the exit of
+ * an interrupt that arrives while the model runs, and a model's bpf_timer
+ * callback is one: it must not see the interrupted model's disk.  So a
+ * context counts only for a caller at the level it was pushed from: one
+ * pushed on the task's stack (the handler ran in task context) for a
+ * caller in task context, one pushed on an interrupt stack for a caller
+ * in interrupt context (which cannot be another program's invocation:
+ * softirqs do not nest, and no iocost_model_ops program runs in a hard
+ * interrupt).  On PREEMPT_RT the model runs preemptible
+ * (migrate_disable() only), so other tasks price on the same CPU in
+ * between: there the contexts of a CPU form a list under a raw spinlock
+ * and each carries its task; softirqs and timers run in threads of their
+ * own.  A program that is not running calc_cost (blkcg_online(), a timer
+ * callback) finds no context and gets the failure value.
+ *
+ * No pointer into the handler's stack frame leaves this file: the
+ * parameters are copied into memory the program owns, so that nothing a
+ * program can keep (in a map, as a kptr) points into a frame that is gone
+ * when calc_cost returns.
  *
  * Where the parameters come from: the ioc_gq the builtin was given points
  * to the disk's struct ioc, whose params hold io.cost.model's six inputs
@@ -50,6 +65,8 @@
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/string.h>
 #include <linux/spinlock.h>
 #include "iocost_bpf.h"
 
@@ -91,7 +108,12 @@ DEFINE_PER_CPU(struct iocost_calc_ctx *, iocost_cur_ctx);
 
 static struct iocost_calc_ctx *iocost_calc_ctx_get(void)
 {
-	return this_cpu_read(iocost_cur_ctx);
+	struct iocost_calc_ctx *c = this_cpu_read(iocost_cur_ctx);
+
+	/* a softirq's program on top of a task's model: not its context */
+	if (c && object_is_on_stack(c) != in_task())
+		return NULL;
+	return c;
 }
 #else
 /* PREEMPT_RT: the contexts of the tasks pricing on this CPU, innermost first */
@@ -306,22 +328,26 @@ __bpf_kfunc u32 bpf_iocost_dev(void)
 
 /**
  * bpf_iocost_dev_params - the cost model of the disk calc_cost is pricing
+ * @params: the program's memory (its stack, a map value) to copy it to
  *
- * Return: the parameters as blk-iocost holds them now, valid until
- * calc_cost returns; NULL outside calc_cost or when this kernel's BTF
- * lacks them.
+ * Return: 0 with @params set to the parameters as blk-iocost holds them
+ * now; -ENOENT outside calc_cost, -EOPNOTSUPP when this kernel's BTF lacks
+ * them, @params zeroed.
  */
-__bpf_kfunc const struct iocost_dev_params *bpf_iocost_dev_params(void)
+__bpf_kfunc int bpf_iocost_dev_params(struct iocost_dev_params *params)
 {
 #if IOCOST_HAVE_PARAMS
 	struct iocost_calc_ctx *c = iocost_calc_ctx_get();
 
-	if (!c)
-		return NULL;
-	iocost_read_params(c, &c->params);
-	return &c->params;
+	if (c) {
+		iocost_read_params(c, params);
+		return 0;
+	}
+	memset(params, 0, sizeof(*params));
+	return -ENOENT;
 #else
-	return NULL;
+	memset(params, 0, sizeof(*params));
+	return -EOPNOTSUPP;
 #endif
 }
 
@@ -329,7 +355,7 @@ __bpf_kfunc_end_defs();
 
 BTF_KFUNCS_START(iocost_kfunc_ids)
 BTF_ID_FLAGS(func, bpf_iocost_dev)
-BTF_ID_FLAGS(func, bpf_iocost_dev_params, KF_RET_NULL)
+BTF_ID_FLAGS(func, bpf_iocost_dev_params)
 BTF_KFUNCS_END(iocost_kfunc_ids)
 
 /*
@@ -356,7 +382,7 @@ static const struct btf_kfunc_id_set iocost_kfunc_set = {
  * iocost_devctx_init - register the kfuncs for iocost_model_ops programs
  *
  * Logs what this kernel's BTF leaves out: a kernel without blk-iocost's
- * parameters in BTF gets a NULL from bpf_iocost_dev_params() and no
+ * parameters in BTF gets -EOPNOTSUPP from bpf_iocost_dev_params() and no
  * shadow mode.
  *
  * Return: 0 or the error of register_btf_kfunc_id_set(), logged.
@@ -371,7 +397,7 @@ int iocost_devctx_init(void)
 		return ret;
 	}
 	if (!IOCOST_HAVE_PARAMS)
-		pr_info("this kernel's BTF lacks blk-iocost's parameters (ioc.params, ioc_gq.ioc or their indices): bpf_iocost_dev_params() returns NULL\n");
+		pr_info("this kernel's BTF lacks blk-iocost's parameters (ioc.params, ioc_gq.ioc or their indices): bpf_iocost_dev_params() fails with EOPNOTSUPP\n");
 	if (!iocost_devctx_shadow_ok())
 		pr_info("this kernel's BTF lacks blk-iocost's coefficients or cursor: mode=shadow is refused\n");
 	return 0;

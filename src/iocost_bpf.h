@@ -182,9 +182,9 @@ struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why);
  * @prev: the context this one hides (an interrupt's bio priced while a
  *	task's is; on PREEMPT_RT another task's on this CPU)
  * @task: PREEMPT_RT: the task pricing
- * @params: what bpf_iocost_dev_params() returns a pointer to
  *
- * Lives on the pricing handler's stack while the model runs.
+ * Lives on the pricing handler's stack while the model runs; never handed
+ * to a program.
  */
 struct iocost_calc_ctx {
 	const struct iocost_binding *b;
@@ -193,7 +193,6 @@ struct iocost_calc_ctx {
 #ifdef CONFIG_PREEMPT_RT
 	struct task_struct *task;
 #endif
-	struct iocost_dev_params params;
 };
 
 /* devctx.c */

@@ -25,6 +25,7 @@ SEC("struct_ops/calc_cost")
 u64 BPF_PROG(ctxprobe_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	     struct blkcg *blkcg, u64 model_flags)
 {
+	struct iocost_dev_params params;
 #if IOCOST_HAVE_PCPU_HOT
 	u64 depth = (u32)((struct pcpu_hot *)bpf_this_cpu_ptr(&pcpu_hot))->preempt_count & 0xff;
 #else
@@ -35,7 +36,7 @@ u64 BPF_PROG(ctxprobe_calc_cost, u64 opf, u64 nbytes, sector_t sector,
 	if (depth > max_depth)
 		max_depth = depth;
 	__sync_fetch_and_add(&calls, 1);
-	return iocost_linear_cost(iocost_cur_params(), opf, nbytes, true, model_flags);
+	return iocost_linear_cost(iocost_cur_params(&params), opf, nbytes, true, model_flags);
 }
 
 SEC(".struct_ops.link")

@@ -3,8 +3,8 @@
 # Models that price the disk they are bound to, and shadow mode.
 #  - the device-context kfuncs answer the disk's dev_t and its live
 #    io.cost.model, the builtin's coefficients and the vrate inside
-#    calc_cost, and 0 / NULL outside it; programs of other types may not
-#    call them;
+#    calc_cost, and 0 / ENOENT outside it, a timer callback on top of a
+#    model included; programs of other types may not call them;
 #  - for three coefficient sets (HDD autop, an SSD-like user model, 10x its
 #    rates) iocost_2x charges 2.000x the builtin per 4 KiB read (io.stat,
 #    vrate pinned at 100%); a change of io.cost.model while bound reaches
@@ -69,9 +69,9 @@ for d in json.load(sys.stdin)[0]["formatted"]["value"][".bss"]:
 print(" ".join(str(v[k]) for k in sys.argv[1:]))' "${@:2}"
 }
 maj=${D2%:*} min=${D2#*:}
-read -r calls nulls dev vrate <<<"$(bss devprobe calls null_params dev vrate_ppm)"
+read -r calls failed dev vrate <<<"$(bss devprobe calls failed_params dev vrate_ppm)"
 check "calc_cost ran ($calls calls)" test "${calls:-0}" -ge 4
-expect_eq "bpf_iocost_dev_params() is never NULL in calc_cost" "$nulls" 0
+expect_eq "bpf_iocost_dev_params() never fails in calc_cost" "$failed" 0
 expect_eq "bpf_iocost_dev() is vdb's dev_t (MAJ << 20 | MIN)" "$dev" "$((maj << 20 | min))"
 expect_eq "vrate_ppm is the pinned 100%" "$vrate" 1000000
 expect_eq "rbps rseqiops rrandiops wbps wseqiops wrandiops are vdb's io.cost.model" \
@@ -81,10 +81,10 @@ expect_eq "rpage rseqio rrandio wpage wseqio wrandio are the builtin's coefficie
 	"$(bss devprobe rpage rseqio rrandio wpage wseqio wrandio)" \
 	"$(echo $(lcoefs "$SSD_MODEL" r) $(lcoefs "$SSD_MODEL" w))"
 mkdir /sys/fs/cgroup/dc16/child
-read -r oc odev onull <<<"$(bss devprobe online_calls online_dev online_params_null)"
+read -r oc odev oenoent <<<"$(bss devprobe online_calls online_dev online_params_enoent)"
 check "blkcg_online ran for the new cgroup" test "${oc:-0}" -ge 1
 expect_eq "outside calc_cost bpf_iocost_dev() is 0" "$odev" 0
-expect_eq "outside calc_cost bpf_iocost_dev_params() is NULL, every time" "$onull" "$oc"
+expect_eq "outside calc_cost bpf_iocost_dev_params() fails with ENOENT and zeroes the buffer, every time" "$oenoent" "$oc"
 rmdir /sys/fs/cgroup/dc16/child
 expect_write "unbind vdb" "$SYS/bindings" "$D2 model=linear" OK
 out=$(bpftool prog load "$B/tests/kfunc_other.bpf.o" /sys/fs/bpf/dc16_other 2>&1)
@@ -92,6 +92,25 @@ rc=$?
 check_fails "a syscall program may not call bpf_iocost_dev()" [ "$rc" = 0 ]
 expect_match "the verifier says why" "$out" "calling kernel function bpf_iocost_dev is not allowed"
 rm -f /sys/fs/bpf/dc16_other
+
+# A model's timer callback runs in a softirq, on top of the model when the
+# timer fires while it prices (its CPU's interrupt exit; on PREEMPT_RT the
+# timer thread preempts it): it must not see the model's disk, and the
+# kfuncs hand it no pointer to anything on the model's stack.  Defect
+# covered: the kfuncs answered whatever context their CPU had pushed last.
+check "test_devtimer registers" "$CTL" load "$B/tests/devtimer.bpf.o"
+expect_write "bind test_devtimer to vdb" "$SYS/bindings" "$D2 model=test_devtimer" OK
+sh -c 'echo $$ >/sys/fs/cgroup/dc16/cgroup.procs; exec dd if=/dev/vdb of=/dev/null bs=4k count=1 iflag=direct status=none'
+read -r armed arm fired spins mdev mcpu <<<"$(bss devtimer armed arm_ret fired spins model_dev model_cpu)"
+read -r during ccpu cdev cret <<<"$(bss devtimer cb_while_spinning cb_cpu cb_dev cb_params_ret)"
+expect_eq "calc_cost armed a timer on its CPU (bpf_timer_init, set_callback, start: 0)" "$armed $arm" "1 0"
+expect_eq "the callback ran while calc_cost spun ($spins loops), on its CPU" \
+	"$fired $during $ccpu" "1 1 $mcpu"
+expect_eq "calc_cost saw vdb" "$mdev" "$((maj << 20 | min))"
+expect_eq "in the callback bpf_iocost_dev() is 0" "$cdev" 0
+expect_eq "in the callback bpf_iocost_dev_params() fails with ENOENT" "$cret" -2
+expect_write "unbind vdb" "$SYS/bindings" "$D2 model=linear" OK
+rm -f /sys/fs/bpf/devtimer_timers
 
 # ---- 2.000x on three coefficient sets; shadow mode --------------------------
 # per set: IOs of a sequential 4 KiB read, enough that io.stat's
