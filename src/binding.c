@@ -14,8 +14,9 @@
  *  - a list in binding order, read by the control files;
  *  - the model's count of bindings; a model with at least one binding is
  *    on iocost_bound_models, the RCU list the blkcg callbacks walk.
- * All three change together, under iocost_lock, in iocost_binding_add()
- * and iocost_binding_unlink(); the free happens after a grace period in
+ * All three change together, under iocost_lock and (for the control
+ * files' readers) iocost_show_lock, in iocost_binding_add() and
+ * iocost_binding_unlink(); the free happens after a grace period in
  * iocost_bindings_free().  Replacing a disk's model adds the new binding
  * in front of the old one in the hash (the handler sees one or the
  * other, never neither) and retires the old one on the same path as an

@@ -414,13 +414,14 @@ static ssize_t iocost_snap_copy(const struct iocost_snap *snap, char *buf,
  * change: each open file reads one snapshot.  A read at offset 0 (or the
  * first read of an open file, wherever it starts) builds a new snapshot
  * of the whole text and keeps its number in the open file's
- * kernfs_open_file (include/linux/kernfs.h: the file's seq_file's
- * private; sysfs leaves its priv to the attribute); the reads after it
- * copy from that snapshot.  sysfs tells a bin_attribute nothing when a
- * file is closed, so nothing is allocated per open file: a control file
- * keeps its last IOCOST_NR_SNAPS snapshots, and a read whose snapshot was
- * replaced by as many newer ones (readers that opened the file in the
- * middle of its read) fails with EAGAIN, logged: read again from offset 0.
+ * kernfs_open_file (the file's seq_file's private; its priv is a
+ * published field that sysfs does not use for a bin_attribute, and
+ * kernfs zeroes at open); the reads after it copy from that snapshot.
+ * sysfs tells a bin_attribute nothing when a file is closed, so nothing
+ * is allocated per open file: a control file keeps its last
+ * IOCOST_NR_SNAPS snapshots, and a read whose snapshot was replaced by as
+ * many newer ones (readers that opened the file in the middle of its
+ * read) fails with EAGAIN, logged: read again from offset 0.
  */
 static ssize_t iocost_ctl_read(struct iocost_ctl_file *f, struct file *file,
 			       const struct bin_attribute *attr, char *buf,
