@@ -403,24 +403,42 @@ void iocost_bindings_sync(void)
 /**
  * iocost_bindings_show - print one line per binding
  * @s: where to print
- * @fn: prints one binding, with iocost_show_lock held
+ * @fn: prints one binding; called in an RCU read-side section, must not
+ *	sleep
  *
  * One consistent list: every change of it is made under iocost_show_lock,
  * which no one holds across the hooks' (un)registration, so a reader
- * never waits for that.  A disk that went away is not shown, whether or
- * not its retirement has run yet.  Changes nothing.
+ * never waits for that; and the reader holds it only to take the list:
+ * the lines are printed after it is dropped, the bindings kept by RCU
+ * (iocost_bindings_free() frees them after a grace period), so a bind or
+ * unbind does not wait for a whole text either.  A disk that went away is
+ * not shown, whether or not its retirement has run yet.  Changes nothing.
  */
 void iocost_bindings_show(struct seq_buf *s,
 			  void (*fn)(struct seq_buf *s,
 				     const struct iocost_binding *b))
 {
+	const struct iocost_binding **shown;
 	struct iocost_binding *b;
+	unsigned int i, n = 0;
 
 	mutex_lock(&iocost_show_lock);
-	list_for_each_entry(b, &iocost_bindings, node)
-		if (!READ_ONCE(b->gone))
-			fn(s, b);
+	shown = kmalloc_array(max(iocost_nr_bindings, 1U), sizeof(*shown),
+			      GFP_KERNEL);
+	list_for_each_entry(b, &iocost_bindings, node) {
+		if (READ_ONCE(b->gone))
+			continue;
+		if (shown)
+			shown[n++] = b;
+		else
+			fn(s, b);	/* no memory: print under the lock */
+	}
+	rcu_read_lock();
 	mutex_unlock(&iocost_show_lock);
+	for (i = 0; i < n; i++)
+		fn(s, shown[i]);
+	rcu_read_unlock();
+	kfree(shown);
 }
 
 /**

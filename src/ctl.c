@@ -166,7 +166,7 @@ static void iocost_model_unreg(void *kdata, struct bpf_link *link)
 	if (found) {
 		mutex_lock(&iocost_show_lock);
 		list_del(&found->node);
-		found->registered = false;
+		WRITE_ONCE(found->registered, false);
 		mutex_unlock(&iocost_show_lock);
 		pr_info("model %s unregistered%s\n", found->name,
 			found->nr_bindings ?
@@ -493,7 +493,7 @@ static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 	iocost_binding_stats(b, &sum);
 	seq_buf_printf(s, "%u:%u model=%s mode=%s registered=%d",
 		       MAJOR(b->devt), MINOR(b->devt), b->model->name,
-		       iocost_mode(b), b->model->registered);
+		       iocost_mode(b), READ_ONCE(b->model->registered));
 #define IOCOST_STAT(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
 #include "iocost_stats.h"
 #undef IOCOST_STAT
