@@ -423,8 +423,8 @@ void iocost_bindings_show(struct seq_buf *s,
 	unsigned int i, n = 0;
 
 	mutex_lock(&iocost_show_lock);
-	shown = kmalloc_array(max(iocost_nr_bindings, 1U), sizeof(*shown),
-			      GFP_KERNEL);
+	shown = kvmalloc_array(max(iocost_nr_bindings, 1U), sizeof(*shown),
+			       GFP_KERNEL);
 	list_for_each_entry(b, &iocost_bindings, node) {
 		if (READ_ONCE(b->gone))
 			continue;
@@ -438,7 +438,7 @@ void iocost_bindings_show(struct seq_buf *s,
 	for (i = 0; i < n; i++)
 		fn(s, shown[i]);
 	rcu_read_unlock();
-	kfree(shown);
+	kvfree(shown);
 }
 
 /**
