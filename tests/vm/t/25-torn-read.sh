@@ -22,7 +22,7 @@
 # files (the texts differ from byte 4097 on), 2 read on after 16 opens,
 # 3 found 2 of 60 reads of stats torn (a line spliced at a page boundary,
 # the next disk missing): 3 is random, 1 is the deterministic check.
-# About 40 s of guest time.
+# 43-60 s of guest time here (97 s once, with two other VMs on the host).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
