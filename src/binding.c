@@ -14,8 +14,9 @@
  *  - a list in binding order, read by the control files;
  *  - the model's count of bindings; a model with at least one binding is
  *    on iocost_bound_models, the RCU list the blkcg callbacks walk.
- * All three change together, under iocost_lock, in iocost_binding_add()
- * and iocost_binding_unlink(); the free happens after a grace period in
+ * All three change together, under iocost_lock and (for the control
+ * files' readers) iocost_show_lock, in iocost_binding_add() and
+ * iocost_binding_unlink(); the free happens after a grace period in
  * iocost_bindings_free().  Replacing a disk's model adds the new binding
  * in front of the old one in the hash (the handler sees one or the
  * other, never neither) and retires the old one on the same path as an
@@ -50,6 +51,12 @@
 
 /* serializes the registry (ctl.c), the bindings and the hooks' attachment */
 DEFINE_MUTEX(iocost_lock);
+/*
+ * What the control files show (the registry, the list of bindings, the
+ * models' counts) changes under iocost_lock and this lock, taken inside it
+ * and never held across anything slow; the readers take this one only.
+ */
+DEFINE_MUTEX(iocost_show_lock);
 LIST_HEAD(iocost_bound_models);
 static DEFINE_HASHTABLE(iocost_bindings_hash, 6);
 static LIST_HEAD(iocost_bindings);
@@ -102,26 +109,9 @@ static struct iocost_binding *iocost_binding_find_devt(dev_t devt)
 	return NULL;
 }
 
-/* Publish @b (iocost_lock held): hash, list, model, count. */
-static void iocost_binding_add(struct iocost_binding *b)
-{
-	struct iocost_model *m = b->model;
-
-	if (!m->nr_bindings++)
-		list_add_tail_rcu(&m->bound_node, &iocost_bound_models);
-	list_add_tail(&b->node, &iocost_bindings);
-	iocost_nr_bindings++;
-	/* last: once in the hash, the handler prices with it */
-	hash_add_rcu(iocost_bindings_hash, &b->hnode, b->devt);
-}
-
-/*
- * The one retire path (iocost_lock held): take @b out of service and move
- * it to @dead, which iocost_bindings_free() releases after a grace period.
- * The last binding detaches the hooks.
- */
-static void iocost_binding_unlink(struct iocost_binding *b,
-				  struct list_head *dead)
+/* Take @b out of the hash, the list and the counts (iocost_show_lock held). */
+static void iocost_binding_del(struct iocost_binding *b,
+			       struct list_head *dead)
 {
 	struct iocost_model *m = b->model;
 
@@ -132,7 +122,47 @@ static void iocost_binding_unlink(struct iocost_binding *b,
 		/* unregistered and unbound: nothing can find it any more */
 		b->free_model = !m->registered;
 	}
-	if (!--iocost_nr_bindings) {
+	iocost_nr_bindings--;
+}
+
+/*
+ * Publish @b (iocost_lock held): hash, list, model, count; and retire
+ * @old, the disk's previous binding if any, to @dead in the same
+ * iocost_show_lock section, so that no reader sees the disk twice.
+ */
+static void iocost_binding_add(struct iocost_binding *b,
+			       struct iocost_binding *old,
+			       struct list_head *dead)
+{
+	struct iocost_model *m = b->model;
+
+	mutex_lock(&iocost_show_lock);
+	if (!m->nr_bindings++)
+		list_add_tail_rcu(&m->bound_node, &iocost_bound_models);
+	list_add_tail(&b->node, &iocost_bindings);
+	iocost_nr_bindings++;
+	/* last: once in the hash, the handler prices with it */
+	hash_add_rcu(iocost_bindings_hash, &b->hnode, b->devt);
+	if (old)
+		iocost_binding_del(old, dead);
+	mutex_unlock(&iocost_show_lock);
+}
+
+/*
+ * The one retire path (iocost_lock held): take @b out of service and move
+ * it to @dead, which iocost_bindings_free() releases after a grace period.
+ * The last binding detaches the hooks, outside iocost_show_lock.
+ */
+static void iocost_binding_unlink(struct iocost_binding *b,
+				  struct list_head *dead)
+{
+	unsigned int left;
+
+	mutex_lock(&iocost_show_lock);
+	iocost_binding_del(b, dead);
+	left = iocost_nr_bindings;
+	mutex_unlock(&iocost_show_lock);
+	if (!left) {
 		/*
 		 * Nothing can find a binding or a bound model any more; wait
 		 * for the handlers that did, before the ftrace trampolines go:
@@ -236,9 +266,7 @@ int iocost_bind(struct gendisk *disk, const char *name, bool shadow)
 	bpf_map_inc(m->map);
 	b->map = m->map;
 	b->model = m;
-	iocost_binding_add(b);
-	if (old)
-		iocost_binding_unlink(old, &dead);
+	iocost_binding_add(b, old, &dead);
 	/*
 	 * The disk may have died before the binding was published, too late
 	 * for the bdev_mark_dead() hook to see it.  The barrier orders the
@@ -375,23 +403,63 @@ void iocost_bindings_sync(void)
 /**
  * iocost_bindings_show - print one line per binding
  * @s: where to print
- * @fn: prints one binding, with iocost_lock held
+ * @fn: prints one binding; called in an RCU read-side section, must not
+ *	sleep
  *
- * Waits for the retirement of disks that went away, so that a read after
- * a removal does not show it; changes nothing itself.
+ * One consistent list: every change of it is made under iocost_show_lock,
+ * which no one holds across the hooks' (un)registration, so a reader
+ * never waits for that; and the reader holds it only to take the list:
+ * the lines are printed after it is dropped, the bindings kept by RCU
+ * (iocost_bindings_free() frees them after a grace period), so a bind or
+ * unbind does not wait for a whole text either.  A disk that went away is
+ * not shown, whether or not its retirement has run yet.  Changes nothing.
  */
 void iocost_bindings_show(struct seq_buf *s,
 			  void (*fn)(struct seq_buf *s,
 				     const struct iocost_binding *b))
 {
+	const struct iocost_binding **shown;
 	struct iocost_binding *b;
+	unsigned int i, n = 0;
 
-	iocost_bindings_sync();
-	mutex_lock(&iocost_lock);
+	mutex_lock(&iocost_show_lock);
+	shown = kvmalloc_array(max(iocost_nr_bindings, 1U), sizeof(*shown),
+			       GFP_KERNEL);
+	list_for_each_entry(b, &iocost_bindings, node) {
+		if (READ_ONCE(b->gone))
+			continue;
+		if (shown)
+			shown[n++] = b;
+		else
+			fn(s, b);	/* no memory: print under the lock */
+	}
+	rcu_read_lock();
+	mutex_unlock(&iocost_show_lock);
+	for (i = 0; i < n; i++)
+		fn(s, shown[i]);
+	rcu_read_unlock();
+	kvfree(shown);
+}
+
+/**
+ * iocost_model_nr_shown - how many disks a model prices, as a reader sees
+ * @m: the model
+ *
+ * Its bindings, but not those of disks that went away and are not
+ * retired yet (iocost_bindings_show() does not show them either).
+ *
+ * Context: iocost_show_lock held.
+ * Return: the count.
+ */
+unsigned int iocost_model_nr_shown(const struct iocost_model *m)
+{
+	const struct iocost_binding *b;
+	unsigned int n = 0;
+
+	lockdep_assert_held(&iocost_show_lock);
 	list_for_each_entry(b, &iocost_bindings, node)
-		if (!READ_ONCE(b->gone))
-			fn(s, b);
-	mutex_unlock(&iocost_lock);
+		n += b->model == m && !READ_ONCE(b->gone);
+	return n;
 }
 
 /**

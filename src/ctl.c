@@ -21,9 +21,11 @@
  *		      callers' calls of it, the registers' mapping, the
  *		      unattributed calls and whether it prices
  * They are binary attributes so that no length limit (a page for a plain
- * attribute) cuts them: every read regenerates the whole text and copies
- * the part at its offset, so a reader that reads in pieces sees one
- * consistent text unless the bindings change between its reads.
+ * attribute) cuts them.  sysfs hands a reader at most a page per read();
+ * each open file reads one snapshot: a read at offset 0 builds the whole
+ * text, the reads after it copy from that text (see iocost_ctl_read()).
+ * Building takes iocost_show_lock, never iocost_lock, which a bind or
+ * unbind holds across the ftrace (un)registration of the hooks.
  *
  * A write is parsed and the disk opened (with the writer's credentials,
  * as io.cost.model does) before anything changes; binding.c then makes
@@ -52,10 +54,13 @@
 #include <linux/blkdev.h>
 #include <linux/capability.h>
 #include <linux/file.h>
+#include <linux/kernfs.h>
 #include <linux/kobject.h>
 #include <linux/mutex.h>
 #include <linux/seq_buf.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/sysfs.h>
 #include "iocost_bpf.h"
 #include "parse.h"
@@ -67,7 +72,8 @@
 #define IOCOST_BIN_ATTR_CONST
 #endif
 
-static LIST_HEAD(iocost_models);	/* registered models, under iocost_lock */
+/* registered models, under iocost_lock and iocost_show_lock */
+static LIST_HEAD(iocost_models);
 static struct kobject *iocost_kobj;
 static const struct btf *iocost_btf;	/* this module's, holding the type */
 
@@ -133,7 +139,9 @@ static int iocost_model_reg(void *kdata, struct bpf_link *link)
 		kfree(m);
 		return -EEXIST;
 	}
+	mutex_lock(&iocost_show_lock);
 	list_add_tail(&m->node, &iocost_models);
+	mutex_unlock(&iocost_show_lock);
 	mutex_unlock(&iocost_lock);
 	if (m->calc_prog)
 		pr_info("model %s registered (calc_cost called directly)\n",
@@ -156,8 +164,10 @@ static void iocost_model_unreg(void *kdata, struct bpf_link *link)
 		}
 	}
 	if (found) {
+		mutex_lock(&iocost_show_lock);
 		list_del(&found->node);
-		found->registered = false;
+		WRITE_ONCE(found->registered, false);
+		mutex_unlock(&iocost_show_lock);
 		pr_info("model %s unregistered%s\n", found->name,
 			found->nr_bindings ?
 			" (still bound: kept until its devices switch back to linear)" : "");
@@ -311,37 +321,140 @@ int iocost_ctl_register_ops(void)
 /* the longest text a control file produces: 64 KiB bindings of stats */
 #define IOCOST_TEXT_MAX (16 << 20)
 
-/*
- * Copy the part at @off of the text @gen prints: @gen runs again with a
- * larger buffer until the whole text fits.
+/* the snapshots a control file keeps: one per open file reading it */
+#define IOCOST_NR_SNAPS 16
+
+/**
+ * struct iocost_snap - a control file's whole text, as one reader sees it
+ * @rcu: frees it after the readers copying from it
+ * @id: this snapshot's number, unique since load; what the open file that
+ *	built it keeps in its kernfs_open_file's priv
+ * @len: the length of @text
+ * @text: the text, not NUL-terminated
  */
-static ssize_t iocost_text_read(char *buf, loff_t off, size_t count,
-				void (*gen)(struct seq_buf *s))
+struct iocost_snap {
+	struct rcu_head rcu;
+	unsigned long id;
+	size_t len;
+	char text[];
+};
+
+/**
+ * struct iocost_ctl_file - a read-only view of a control file
+ * @gen: prints the whole text
+ * @lock: serializes the replacement of @snaps
+ * @next: the slot of @snaps the next snapshot replaces
+ * @snaps: the last IOCOST_NR_SNAPS snapshots (RCU)
+ */
+struct iocost_ctl_file {
+	void (*gen)(struct seq_buf *s);
+	spinlock_t lock;	/* replacing @snaps */
+	unsigned int next;
+	struct iocost_snap __rcu *snaps[IOCOST_NR_SNAPS];
+};
+
+static atomic_long_t iocost_snap_ids;
+
+/* The whole text @gen prints, run again with a larger buffer until it fits. */
+static struct iocost_snap *iocost_snap_build(void (*gen)(struct seq_buf *s))
 {
-	size_t size = PAGE_SIZE, len;
+	size_t size = PAGE_SIZE;
+	struct iocost_snap *snap;
 	struct seq_buf s;
-	ssize_t ret = 0;
-	char *text;
 
 	for (;;) {
-		text = kvmalloc(size, GFP_KERNEL);
-		if (!text)
-			return -ENOMEM;
-		seq_buf_init(&s, text, size);
+		snap = kvmalloc(size, GFP_KERNEL);
+		if (!snap)
+			return ERR_PTR(-ENOMEM);
+		seq_buf_init(&s, snap->text, size - sizeof(*snap));
 		gen(&s);
 		if (!seq_buf_has_overflowed(&s))
 			break;
-		kvfree(text);
+		kvfree(snap);
 		if (size >= IOCOST_TEXT_MAX)
-			return -EFBIG;
+			return ERR_PTR(-EFBIG);
 		size *= 2;
 	}
-	len = seq_buf_used(&s);
-	if (off < len) {
-		ret = min_t(size_t, count, len - off);
-		memcpy(buf, text + off, ret);
+	snap->len = seq_buf_used(&s);
+	snap->id = atomic_long_inc_return(&iocost_snap_ids);
+	return snap;
+}
+
+/* Make @snap one of @f's snapshots, in place of the oldest. */
+static void iocost_snap_publish(struct iocost_ctl_file *f,
+				struct iocost_snap *snap)
+{
+	struct iocost_snap *old;
+
+	spin_lock(&f->lock);
+	old = rcu_replace_pointer(f->snaps[f->next], snap,
+				  lockdep_is_held(&f->lock));
+	f->next = (f->next + 1) % IOCOST_NR_SNAPS;
+	spin_unlock(&f->lock);
+	if (old)
+		kvfree_rcu(old, rcu);
+}
+
+/* Copy what @snap holds at @off; 0 at its end. */
+static ssize_t iocost_snap_copy(const struct iocost_snap *snap, char *buf,
+				loff_t off, size_t count)
+{
+	ssize_t ret = 0;
+
+	if (off < snap->len) {
+		ret = min_t(size_t, count, snap->len - off);
+		memcpy(buf, snap->text + off, ret);
 	}
-	kvfree(text);
+	return ret;
+}
+
+/*
+ * A read of a control file.  sysfs gives a reader at most a page per
+ * read(), so a longer text takes several, between which the bindings can
+ * change: each open file reads one snapshot.  A read at offset 0 (or the
+ * first read of an open file, wherever it starts) builds a new snapshot
+ * of the whole text and keeps its number in the open file's
+ * kernfs_open_file (the file's seq_file's private; its priv is a
+ * published field that sysfs does not use for a bin_attribute, and
+ * kernfs zeroes at open); the reads after it copy from that snapshot.
+ * sysfs tells a bin_attribute nothing when a file is closed, so nothing
+ * is allocated per open file: a control file keeps its last
+ * IOCOST_NR_SNAPS snapshots, and a read whose snapshot was replaced by as
+ * many newer ones (readers that opened the file in the middle of its
+ * read) fails with EAGAIN, logged: read again from offset 0.
+ */
+static ssize_t iocost_ctl_read(struct iocost_ctl_file *f, struct file *file,
+			       const struct bin_attribute *attr, char *buf,
+			       loff_t off, size_t count)
+{
+	struct kernfs_open_file *of =
+		((struct seq_file *)file->private_data)->private;
+	unsigned long id = (unsigned long)of->priv;
+	struct iocost_snap *snap;
+	ssize_t ret = -EAGAIN;
+	unsigned int i;
+
+	if (!off || !id) {
+		snap = iocost_snap_build(f->gen);
+		if (IS_ERR(snap))
+			return PTR_ERR(snap);
+		of->priv = (void *)snap->id;
+		ret = iocost_snap_copy(snap, buf, off, count);
+		iocost_snap_publish(f, snap);
+		return ret;
+	}
+	rcu_read_lock();
+	for (i = 0; i < IOCOST_NR_SNAPS; i++) {
+		snap = rcu_dereference(f->snaps[i]);
+		if (snap && snap->id == id) {
+			ret = iocost_snap_copy(snap, buf, off, count);
+			break;
+		}
+	}
+	rcu_read_unlock();
+	if (ret == -EAGAIN)
+		pr_info_ratelimited("%s: a read at offset %lld failed (EAGAIN): %d newer reads replaced the text this open file was reading; read it again from offset 0\n",
+				    attr->attr.name, off, IOCOST_NR_SNAPS);
 	return ret;
 }
 
@@ -349,11 +462,11 @@ static void models_gen(struct seq_buf *s)
 {
 	struct iocost_model *m;
 
-	iocost_bindings_sync();	/* counts without disks that went away */
-	mutex_lock(&iocost_lock);
+	mutex_lock(&iocost_show_lock);
 	list_for_each_entry(m, &iocost_models, node)
-		seq_buf_printf(s, "%s bindings=%u\n", m->name, m->nr_bindings);
-	mutex_unlock(&iocost_lock);
+		seq_buf_printf(s, "%s bindings=%u\n", m->name,
+			       iocost_model_nr_shown(m));
+	mutex_unlock(&iocost_show_lock);
 }
 
 static const char *iocost_mode(const struct iocost_binding *b)
@@ -380,7 +493,7 @@ static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 	iocost_binding_stats(b, &sum);
 	seq_buf_printf(s, "%u:%u model=%s mode=%s registered=%d",
 		       MAJOR(b->devt), MINOR(b->devt), b->model->name,
-		       iocost_mode(b), b->model->registered);
+		       iocost_mode(b), READ_ONCE(b->model->registered));
 #define IOCOST_STAT(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
 #include "iocost_stats.h"
 #undef IOCOST_STAT
@@ -418,33 +531,57 @@ static void hook_gen(struct seq_buf *s)
 			       IOCOST_HOOK_TARGET);
 }
 
-static ssize_t hook_read(struct file *file, struct kobject *kobj,
-			 IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
-			 char *buf, loff_t off, size_t count)
-{
-	return iocost_text_read(buf, off, count, hook_gen);
-}
+static struct iocost_ctl_file models_file = {
+	.gen = models_gen,
+	.lock = __SPIN_LOCK_UNLOCKED(models_file.lock),
+};
+
+static struct iocost_ctl_file bindings_file = {
+	.gen = bindings_gen,
+	.lock = __SPIN_LOCK_UNLOCKED(bindings_file.lock),
+};
+
+static struct iocost_ctl_file stats_file = {
+	.gen = stats_gen,
+	.lock = __SPIN_LOCK_UNLOCKED(stats_file.lock),
+};
+
+static struct iocost_ctl_file hook_file = {
+	.gen = hook_gen,
+	.lock = __SPIN_LOCK_UNLOCKED(hook_file.lock),
+};
 
 static ssize_t models_read(struct file *file, struct kobject *kobj,
 			   IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
 			   char *buf, loff_t off, size_t count)
 {
-	return iocost_text_read(buf, off, count, models_gen);
+	return iocost_ctl_read(&models_file, file, attr, buf, off, count);
 }
 
 static ssize_t bindings_read(struct file *file, struct kobject *kobj,
 			     IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
 			     char *buf, loff_t off, size_t count)
 {
-	return iocost_text_read(buf, off, count, bindings_gen);
+	return iocost_ctl_read(&bindings_file, file, attr, buf, off, count);
 }
 
 static ssize_t stats_read(struct file *file, struct kobject *kobj,
 			  IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
 			  char *buf, loff_t off, size_t count)
 {
-	return iocost_text_read(buf, off, count, stats_gen);
+	return iocost_ctl_read(&stats_file, file, attr, buf, off, count);
 }
+
+static ssize_t hook_read(struct file *file, struct kobject *kobj,
+			 IOCOST_BIN_ATTR_CONST struct bin_attribute *attr,
+			 char *buf, loff_t off, size_t count)
+{
+	return iocost_ctl_read(&hook_file, file, attr, buf, off, count);
+}
+
+static struct iocost_ctl_file *const iocost_ctl_files[] = {
+	&models_file, &bindings_file, &stats_file, &hook_file,
+};
 
 /* Open MAJ:MIN as io.cost.model does: the writer's credentials apply. */
 static struct file *iocost_open_disk(const struct iocost_bind_req *req)
@@ -551,7 +688,13 @@ int iocost_ctl_init(void)
  */
 void iocost_ctl_exit(void)
 {
+	unsigned int f, i;
+
 	WARN_ON_ONCE(!list_empty(&iocost_models));
 	sysfs_remove_group(iocost_kobj, &iocost_attr_group);
 	kobject_put(iocost_kobj);
+	/* no reader is left: removing the files waited for them */
+	for (f = 0; f < ARRAY_SIZE(iocost_ctl_files); f++)
+		for (i = 0; i < IOCOST_NR_SNAPS; i++)
+			kvfree(rcu_dereference_protected(iocost_ctl_files[f]->snaps[i], 1));
 }

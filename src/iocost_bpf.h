@@ -52,7 +52,8 @@ struct seq_buf;
  * Every binding holds a reference on @map, which keeps @ops and its
  * programs alive after the struct_ops is unregistered.  The object itself
  * is freed, after a grace period, when it is neither registered nor bound.
- * All fields but @ops and @map are protected by iocost_lock.
+ * All fields but @ops and @map are protected by iocost_lock; @node,
+ * @registered and @nr_bindings change under iocost_show_lock too.
  */
 struct iocost_model {
 	struct list_head node;
@@ -141,6 +142,7 @@ struct iocost_binding {
 
 /* binding.c */
 extern struct mutex iocost_lock;	/* registry and bindings */
+extern struct mutex iocost_show_lock;	/* what the control files show */
 extern struct list_head iocost_bound_models;
 struct iocost_binding *iocost_binding_find(struct gendisk *disk);
 struct iocost_binding *iocost_binding_lookup(dev_t devt, u64 diskseq);
@@ -154,6 +156,7 @@ void iocost_bindings_show(struct seq_buf *s,
 				     const struct iocost_binding *b));
 void iocost_binding_stats(const struct iocost_binding *b,
 			  struct iocost_stats *sum);
+unsigned int iocost_model_nr_shown(const struct iocost_model *m);
 
 /*
  * hook.c; the hooked function is checked in BTF at build time (btfgen.c).

@@ -7,7 +7,10 @@
 #                      the same through the struct_ops trampoline, iocost_ms
 #                      bound, iocost off), interleaved in rounds; the table
 #                      on stdout and results/bench.{txt,json,png} (method:
-#                      docs/PERFORMANCE.md; ~12 min of VM time)
+#                      docs/PERFORMANCE.md; ~12 min of VM time); then
+#                      tests/bench/readers: bind/unbind cycles under three
+#                      unprivileged readers of stats and bindings against
+#                      readers of /proc files, at most 1.2x (issue 28)
 #   make bench-guard   the same harness, configurations a b c d only, 4 rounds
 #                      of 20000 IOs (BENCH_CLOCK too), into build/bench-guard;
 #                      fails when a run was throttled, IOPS b/a < 0.995 or c/a
@@ -35,6 +38,7 @@ BENCH_PROFILE ?= a m c t d
 bench: deps vm-build
 	tests/bench/bench --rounds $(BENCH_ROUNDS) --ios $(BENCH_IOS) \
 		--clock $(BENCH_CLOCK) --out $(BENCH_OUT)
+	tests/bench/readers --clock $(BENCH_CLOCK)
 
 bench-guard: vm-build
 	tests/bench/bench --guard --clock $(BENCH_CLOCK) --out build/bench-guard
