@@ -30,9 +30,9 @@
  * softirqs do not nest, and no iocost_model_ops program runs in a hard
  * interrupt).  On PREEMPT_RT the model runs preemptible
  * (migrate_disable() only), so other tasks price on the same CPU in
- * between: there the contexts of a CPU form a list under a raw spinlock
- * and each carries its task; softirqs and timers run in threads of their
- * own.  A program that is not running calc_cost (blkcg_online(), a timer
+ * between: there the context is the pricing task's BPF run context
+ * (current->bpf_ctx), found in O(1) without a lock; softirqs and timers
+ * run in threads of their own.  A program that is not running calc_cost (blkcg_online(), a timer
  * callback) finds no context and gets the failure value.
  *
  * No pointer into the handler's stack frame leaves this file: the
@@ -64,6 +64,7 @@
 #include <linux/btf_ids.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/string.h>
@@ -116,15 +117,34 @@ static struct iocost_calc_ctx *iocost_calc_ctx_get(void)
 	return c;
 }
 #else
-/* PREEMPT_RT: the contexts of the tasks pricing on this CPU, innermost first */
-struct iocost_ctx_list {
-	raw_spinlock_t lock;
-	struct iocost_calc_ctx *top;
-};
+/*
+ * PREEMPT_RT: the model runs preemptible, so the context is the task's,
+ * found in O(1) without a lock: the handler makes it the task's BPF run
+ * context (current->bpf_ctx, which the kernel keeps per task for exactly
+ * this: what helpers of the running program may ask), restoring the
+ * previous one after the model.  A model called directly finds it there;
+ * one called through its struct_ops trampoline finds the trampoline's
+ * run context, which saved ours (struct bpf_tramp_run_ctx,
+ * include/linux/bpf.h).  A context is recognized by its key: its own
+ * address mixed with a secret of this load; it must lie whole on the
+ * task's stack.  Any other run context (a timer callback's thread, a
+ * blkcg callback called through its trampoline) leads to no context.
+ */
+static unsigned long iocost_ctx_secret __ro_after_init;
 
-static DEFINE_PER_CPU(struct iocost_ctx_list, iocost_ctx_lists) = {
-	.lock = __RAW_SPIN_LOCK_UNLOCKED(iocost_ctx_lists.lock),
-};
+static unsigned long iocost_ctx_key(const struct iocost_calc_ctx *c)
+{
+	return (unsigned long)c ^ iocost_ctx_secret;
+}
+
+/* Is [@p, @p + @size) on current's stack? */
+static bool iocost_on_stack(const void *p, size_t size)
+{
+	unsigned long lo = (unsigned long)task_stack_page(current);
+	unsigned long a = (unsigned long)p;
+
+	return a >= lo && a <= lo + THREAD_SIZE - size;
+}
 
 /**
  * iocost_calc_ctx_push - PREEMPT_RT: make @c the context of current's model
@@ -134,14 +154,8 @@ static DEFINE_PER_CPU(struct iocost_ctx_list, iocost_ctx_lists) = {
  */
 void notrace iocost_calc_ctx_push(struct iocost_calc_ctx *c)
 {
-	struct iocost_ctx_list *l = this_cpu_ptr(&iocost_ctx_lists);
-	unsigned long flags;
-
-	c->task = current;
-	raw_spin_lock_irqsave(&l->lock, flags);
-	c->prev = l->top;
-	l->top = c;
-	raw_spin_unlock_irqrestore(&l->lock, flags);
+	c->key = iocost_ctx_key(c);
+	c->saved = bpf_set_run_ctx(&c->run_ctx);
 }
 
 /**
@@ -150,31 +164,36 @@ void notrace iocost_calc_ctx_push(struct iocost_calc_ctx *c)
  */
 void notrace iocost_calc_ctx_pop(struct iocost_calc_ctx *c)
 {
-	struct iocost_ctx_list *l = this_cpu_ptr(&iocost_ctx_lists);
-	struct iocost_calc_ctx **p;
-	unsigned long flags;
+	bpf_reset_run_ctx(c->saved);
+	c->key = 0;
+}
 
-	raw_spin_lock_irqsave(&l->lock, flags);
-	for (p = &l->top; *p; p = &(*p)->prev) {
-		if (*p == c) {
-			*p = c->prev;
-			break;
-		}
-	}
-	raw_spin_unlock_irqrestore(&l->lock, flags);
+/* the context whose run context @rc is, or NULL */
+static struct iocost_calc_ctx *iocost_ctx_of(struct bpf_run_ctx *rc)
+{
+	struct iocost_calc_ctx *c = container_of(rc, struct iocost_calc_ctx,
+						 run_ctx);
+
+	if (!rc || !iocost_on_stack(c, sizeof(*c)) ||
+	    READ_ONCE(c->key) != iocost_ctx_key(c))
+		return NULL;
+	return c;
 }
 
 static struct iocost_calc_ctx *iocost_calc_ctx_get(void)
 {
-	struct iocost_ctx_list *l = this_cpu_ptr(&iocost_ctx_lists);
+	struct bpf_run_ctx *rc = current->bpf_ctx;
+	struct bpf_tramp_run_ctx *t;
 	struct iocost_calc_ctx *c;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&l->lock, flags);
-	for (c = l->top; c && c->task != current; c = c->prev)
-		;
-	raw_spin_unlock_irqrestore(&l->lock, flags);
-	return c;
+	c = iocost_ctx_of(rc);
+	if (c || !rc)
+		return c;
+	/* called through the struct_ops trampoline: it saved ours */
+	t = container_of(rc, struct bpf_tramp_run_ctx, run_ctx);
+	if (!iocost_on_stack(t, sizeof(*t)))
+		return NULL;
+	return iocost_ctx_of(t->saved_run_ctx);
 }
 #endif
 
@@ -389,8 +408,13 @@ static const struct btf_kfunc_id_set iocost_kfunc_set = {
  */
 int iocost_devctx_init(void)
 {
-	int ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
-					    &iocost_kfunc_set);
+	int ret;
+
+#ifdef CONFIG_PREEMPT_RT
+	iocost_ctx_secret = get_random_long();
+#endif
+	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
+					&iocost_kfunc_set);
 
 	if (ret) {
 		pr_err("registering the device-context kfuncs failed: %d\n", ret);

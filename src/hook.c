@@ -244,10 +244,7 @@ static __always_inline u64 iocost_price(struct iocost_binding *b, u64 opf,
 		opf, nbytes, sector, (unsigned long)blkcg,
 		is_merge ? IOCOST_COST_F_MERGE : 0,
 	};
-	/*
-	 * Not zeroed (CONFIG_INIT_STACK_ALL_ZERO would, 144 bytes per bio):
-	 * the kfunc fills ctx.params before a model can read them.
-	 */
+	/* not zeroed (CONFIG_INIT_STACK_ALL_ZERO would): the push sets it */
 	struct iocost_calc_ctx ctx __uninitialized;
 	u64 cost;
 

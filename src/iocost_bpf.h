@@ -19,6 +19,7 @@
 #define _IOCOST_BPF_H
 
 #include <linux/types.h>
+#include <linux/bpf.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -183,8 +184,10 @@ struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why);
  * @b: the disk's binding
  * @iocg: blk-iocost's per-cgroup, per-disk state the builtin was given
  * @prev: the context this one hides (an interrupt's bio priced while a
- *	task's is; on PREEMPT_RT another task's on this CPU)
- * @task: PREEMPT_RT: the task pricing
+ *	task's is)
+ * @run_ctx: PREEMPT_RT: what current->bpf_ctx points to while the model runs
+ * @saved: PREEMPT_RT: the run context it replaced
+ * @key: PREEMPT_RT: how the kfuncs recognize a context (devctx.c)
  *
  * Lives on the pricing handler's stack while the model runs; never handed
  * to a program.
@@ -192,9 +195,12 @@ struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why);
 struct iocost_calc_ctx {
 	const struct iocost_binding *b;
 	const void *iocg;
+#ifndef CONFIG_PREEMPT_RT
 	struct iocost_calc_ctx *prev;
-#ifdef CONFIG_PREEMPT_RT
-	struct task_struct *task;
+#else
+	struct bpf_run_ctx run_ctx;
+	struct bpf_run_ctx *saved;
+	unsigned long key;
 #endif
 };
 
@@ -208,7 +214,7 @@ DECLARE_PER_CPU(struct iocost_calc_ctx *, iocost_cur_ctx);
  * @c: on the caller's stack, @c->b and @c->iocg set
  *
  * Inline: it runs for every priced bio.  On PREEMPT_RT, where the model
- * runs preemptible, the contexts of a CPU form a list (devctx.c).
+ * runs preemptible, the context is the task's BPF run context (devctx.c).
  *
  * Context: the pricing handler, inside iocost_model_enter().
  */

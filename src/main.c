@@ -106,6 +106,10 @@ static int iocost_rt_block_set(const char *val, const struct kernel_param *kp)
 		return -EBUSY;
 	iocost_rt_block_ms = ms;
 	schedule_work(&iocost_test_hold_work);
+	/* return once the lock is held: the tests act on it right away */
+	while (ms && !READ_ONCE(iocost_test_held) &&
+	       work_busy(&iocost_test_hold_work))
+		msleep(1);
 	return 0;
 }
 
@@ -116,7 +120,7 @@ static const struct kernel_param_ops iocost_rt_block_ops = {
 
 module_param_cb(rt_block_ms, &iocost_rt_block_ops, &iocost_rt_block_ms, 0644);
 MODULE_PARM_DESC(rt_block_ms,
-		 "test build, PREEMPT_RT: hold a lock N ms that the pricing and tick handlers then block on");
+		 "test build, PREEMPT_RT: hold a lock N ms (held when the write returns) that the pricing and tick handlers then block on");
 
 /* how many handlers wait for the lock now: the tests' proof they block */
 static atomic_t iocost_test_blocked;

@@ -106,6 +106,11 @@ load_module() {
 	fi
 }
 
+# is this a PREEMPT_RT kernel?
+rt_kernel() {
+	uname -v | grep -q PREEMPT_RT || [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]
+}
+
 # is the pricing hook on calc_vtime_cost_builtin's IPA-SRA clone (src/clone.c)?
 clone_kernel() {
 	grep -q "IPA-SRA clone" "$SYS/hook"

@@ -12,7 +12,7 @@
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
-if uname -v | grep -q PREEMPT_RT || [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]; then
+if rt_kernel; then
 	rt=1
 else
 	rt=0

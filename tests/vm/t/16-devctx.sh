@@ -98,18 +98,26 @@ rm -f /sys/fs/bpf/dc16_other
 # timer thread preempts it): it must not see the model's disk, and the
 # kfuncs hand it no pointer to anything on the model's stack.  Defect
 # covered: the kfuncs answered whatever context their CPU had pushed last.
-check "test_devtimer registers" "$CTL" load "$B/tests/devtimer.bpf.o"
-expect_write "bind test_devtimer to vdb" "$SYS/bindings" "$D2 model=test_devtimer" OK
-sh -c 'echo $$ >/sys/fs/cgroup/dc16/cgroup.procs; exec dd if=/dev/vdb of=/dev/null bs=4k count=1 iflag=direct status=none'
-read -r armed arm fired spins mdev mcpu <<<"$(bss devtimer armed arm_ret fired spins model_dev model_cpu)"
-read -r during ccpu cdev cret <<<"$(bss devtimer cb_while_spinning cb_cpu cb_dev cb_params_ret)"
-expect_eq "calc_cost armed a timer on its CPU (bpf_timer_init, set_callback, start: 0)" "$armed $arm" "1 0"
-expect_eq "the callback ran while calc_cost spun ($spins loops), on its CPU" \
-	"$fired $during $ccpu" "1 1 $mcpu"
-expect_eq "calc_cost saw vdb" "$mdev" "$((maj << 20 | min))"
-expect_eq "in the callback bpf_iocost_dev() is 0" "$cdev" 0
-expect_eq "in the callback bpf_iocost_dev_params() fails with ENOENT" "$cret" -2
-expect_write "unbind vdb" "$SYS/bindings" "$D2 model=linear" OK
+if rt_kernel; then
+	out=$("$CTL" load "$B/tests/devtimer.bpf.o" 2>&1)
+	rc=$?
+	check_fails "PREEMPT_RT: test_devtimer is refused" [ "$rc" = 0 ]
+	expect_match "the verifier says bpf_timer cannot be used on PREEMPT_RT" "$out" \
+		"bpf_timer cannot be used for PREEMPT_RT"
+else
+	check "test_devtimer registers" "$CTL" load "$B/tests/devtimer.bpf.o"
+	expect_write "bind test_devtimer to vdb" "$SYS/bindings" "$D2 model=test_devtimer" OK
+	sh -c 'echo $$ >/sys/fs/cgroup/dc16/cgroup.procs; exec dd if=/dev/vdb of=/dev/null bs=4k count=1 iflag=direct status=none'
+	read -r armed arm fired spins mdev mcpu <<<"$(bss devtimer armed arm_ret fired spins model_dev model_cpu)"
+	read -r during ccpu cdev cret <<<"$(bss devtimer cb_while_spinning cb_cpu cb_dev cb_params_ret)"
+	expect_eq "calc_cost armed a timer on its CPU (bpf_timer_init, set_callback, start: 0)" "$armed $arm" "1 0"
+	expect_eq "the callback ran while calc_cost spun ($spins loops), on its CPU" \
+		"$fired $during $ccpu" "1 1 $mcpu"
+	expect_eq "calc_cost saw vdb" "$mdev" "$((maj << 20 | min))"
+	expect_eq "in the callback bpf_iocost_dev() is 0" "$cdev" 0
+	expect_eq "in the callback bpf_iocost_dev_params() fails with ENOENT" "$cret" -2
+	expect_write "unbind vdb" "$SYS/bindings" "$D2 model=linear" OK
+fi
 rm -f /sys/fs/bpf/devtimer_timers
 
 # ---- 2.000x on three coefficient sets; shadow mode --------------------------
@@ -150,6 +158,25 @@ for p in hdd ssd ssd10; do
 done
 check "the SSD profile's 4 KiB read is cheaper than the HDD's" \
 	awk -v s="${BASE[ssd]}" -v h="${BASE[hdd]}" 'BEGIN { exit !(s * 2 < h) }'
+
+# ---- the same through the struct_ops trampoline (direct_call=0) -------------
+# The kfuncs find their context under the trampoline too (on PREEMPT_RT
+# through the run context the trampoline saved): iocost_2x registered with
+# direct_call=0 prices the SSD profile at 2x its builtin price, where a lost
+# context would price it with the HDD fallback.
+DC=/sys/module/iocost_bpf/parameters/direct_call
+expect_write "direct_call=N" "$DC" N OK
+check "iocost_2x registers as twox_tr" "$CTL" load "$B/bpf/iocost_2x.bpf.o" --name twox_tr
+expect_write "direct_call=Y" "$DC" Y OK
+expect_match "twox_tr is called through its struct_ops trampoline" "$(test_dmesg)" \
+	"model twox_tr registered \(called through its struct_ops trampoline"
+set_model "$D" ssd
+expect_write "ssd: bind twox_tr" "$SYS/bindings" "$D model=twox_tr" OK
+read -r t_us _ <<<"$(price t_ssd "$D" --filename=/dev/vda --rw=read --size=$((NIOS[ssd] * 4))k --offset=${off}m)"
+expect_ratio "ssd: twox_tr charges 2.000x the builtin through its trampoline ($t_us us/IO)" \
+	"$t_us" "${BASE[ssd]}" 1.990 2.010
+expect_write "ssd: unbind twox_tr" "$SYS/bindings" "$D model=linear" OK
+rm -f "$PINS/twox_tr"
 
 # ---- io.cost.model changed while bound: the next IO --------------------------
 set_model "$D" hdd
