@@ -109,7 +109,7 @@ static int iocost_rt_block_set(const char *val, const struct kernel_param *kp)
 	/* return once the lock is held: the tests act on it right away */
 	while (ms && !READ_ONCE(iocost_test_held) &&
 	       work_busy(&iocost_test_hold_work))
-		msleep(1);
+		usleep_range(1000, 2000);
 	return 0;
 }
 
