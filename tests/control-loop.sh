@@ -33,7 +33,14 @@
 #  4 a: 4 KiB writes, each followed by fsync (flush-heavy); n: a sequential reader
 #  5 a: 256 KiB sequential reads;  n: whole-disk 4 KiB random reads (cloud)
 # 1-4 at equal weight (100) but 1; 1-4 run under builtin, iocost_2x and
-# iocost_ms, 5 under builtin and iocost_linmax.
+# iocost_ms, 5 under builtin and iocost_linmax.  3 and 4 run on the ssd
+# profile only: at the HDD profile's sequential price (24 us) half the disk
+# is ~20800 4 KiB reads a second, more than one sequential reader issues
+# here (~25000 a second at full speed, 0.61 of the disk), so the neighbour
+# of 3 and 4 is limited by the guest's CPU, not by blk-iocost, and the
+# window is not what the scenario is about (run of 2026-12-07: under the
+# builtin the two cgroups of hdd 3 were charged 1.22 s of device time a
+# second, those of hdd 4 0.92 s, 31% of it the write+fsync cgroup's).
 #
 # DIR/control.csv, one row per run and cgroup: profile, scenario, name,
 # model, cgroup, weight, weight_share, ios, usage_us, us_per_op,
@@ -194,8 +201,11 @@ ctl_run() {
 		[ -n "$a0" ] && [ -n "$n0" ] && break
 		ctl_sleep 0.01
 	done
-	[ -n "$a0" ] && [ -n "$n0" ] ||
-		{ echo "matrix: control $prof $s under $m: fio did no IO in 30 s" >&2; kill "${pids[@]}"; return 1; }
+	if [ -z "$a0" ] || [ -z "$n0" ]; then
+		echo "matrix: control $prof $s under $m: fio did no IO in 30 s" >&2
+		kill "${pids[@]}"
+		return 1
+	fi
 	ctl_sleep "$CTL_WARM"
 	ctl_snap a0 ctl.a.$$ "$D"
 	ctl_snap n0 ctl.n.$$ "$D"
@@ -228,7 +238,23 @@ ctl_run() {
 # control_loop SCENARIOS: "PROFILE:S,S... ..." or "all"
 control_loop() {
 	local spec=$1 D item prof s m models csv=$out/control.csv
-	[ "$spec" = all ] && spec="hdd:1,2,3,4 ssd:1,2,3,4 cloud:5"
+	[ "$spec" = all ] && spec="hdd:1,2 ssd:1,2,3,4 cloud:5"
+	# the whole spec first: a bad item runs nothing
+	for item in $spec; do
+		prof=${item%%:*}
+		case "$prof" in
+		hdd | ssd | cloud) ;;
+		*) echo "matrix: unknown control profile '$prof'" >&2; return 2 ;;
+		esac
+		for s in $(tr , " " <<<"${item#*:}"); do
+			[[ $s =~ ^[1-5]$ ]] || { echo "matrix: no control scenario '$s'" >&2; return 2; }
+			case "$prof:$s" in
+			hdd:[34])
+				echo "matrix: control scenario $s on hdd: its sequential neighbour is CPU-bound at the HDD's 24 us price, not limited by blk-iocost (run it on ssd)" >&2
+				return 2 ;;
+			esac
+		done
+	done
 	[ -d "$SYS" ] || insmod "$MOD"
 	grep -qw io /sys/fs/cgroup/cgroup.subtree_control ||
 		echo +io >/sys/fs/cgroup/cgroup.subtree_control
@@ -256,12 +282,7 @@ control_loop() {
 	echo "profile,scenario,name,model,cgroup,weight,weight_share,ios,usage_us,us_per_op,usage_share,busy,vrate_pct" >"$tmp"
 	for item in $spec; do
 		prof=${item%%:*}
-		case "$prof" in
-		hdd | ssd | cloud) ;;
-		*) echo "matrix: unknown control profile '$prof'" >&2; return 2 ;;
-		esac
 		for s in $(tr , " " <<<"${item#*:}"); do
-			[[ $s =~ ^[1-5]$ ]] || { echo "matrix: no control scenario '$s'" >&2; return 2; }
 			models="builtin iocost_2x iocost_ms"
 			[ "$s" = 5 ] && models="builtin iocost_linmax"
 			for m in $models; do
@@ -272,7 +293,7 @@ control_loop() {
 	done
 	echo "$D model=linear" >"$SYS/bindings"
 	echo "$D enable=0" >/sys/fs/cgroup/io.cost.qos
-	cp "$tmp" "$csv"
+	cp "$tmp" "$csv" && chmod 644 "$csv"
 	rm -f "$tmp"
 	control_table "$csv"
 }

@@ -13,9 +13,11 @@
 # how make check runs this test: IOCOST_VM_ICOUNT=0 tests/vm/run
 # 24-control): the 1%-weight reader beside a random reader under the
 # builtin and iocost_2x, the two interleaved readers beside a random
-# reader under the builtin and iocost_ms (HDD profile), and the 256 KiB
-# reader beside 4 KiB random reads under the builtin and iocost_linmax,
-# 3 s windows; tests/matrix-check asserts the targets.  On the host's
+# reader under the builtin and iocost_ms (HDD profile), the write+fsync
+# cgroup beside a sequential reader (SSD-like profile: flushes charged),
+# and the 256 KiB reader beside 4 KiB random reads under the builtin and
+# iocost_linmax, 3 s windows; tests/matrix-check asserts the targets (the
+# rest, make demo's second guest: tests/demo --control).  On the host's
 # clock the guest's CPU, not blk-iocost, limits the fast cgroups (one
 # stream of 4 KiB reads runs at ~5000 IOPS under TCG): that pass says so
 # and runs the prices only.
@@ -89,7 +91,7 @@ host_s=$(awk -v a="$(stat -c %.3Y "$probe.1")" -v b="$(stat -c %.3Y "$probe.2")"
 rm -f "$probe.1" "$probe.2"
 if awk -v h="$host_s" 'BEGIN { exit !(h < 1) }'; then
 	ok "on the instruction clock (2 s of guest sleep took ${host_s} s of host time)"
-	if "$top/tests/matrix" --control "hdd:1,2 cloud:5" --duration "$dur" --out "$out"; then
+	if "$top/tests/matrix" --control "hdd:1,2 ssd:4 cloud:5" --duration "$dur" --out "$out"; then
 		ok "tests/matrix --control ran"
 		"$top/tests/matrix-check" "$out/control.csv" || _fails=$((_fails + 1))
 	else
