@@ -259,6 +259,16 @@ iocost_cleanup() {
 	# bpffs back where the next test's loaders pin (23-ctl-runtime
 	# unmounts it)
 	mountpoint -q /sys/fs/bpf || mount -t bpf bpf /sys/fs/bpf
+	# no null_blk left for the next test's modprobe to find (24-control
+	# keeps its configfs disk): the disks removed, the module unloaded
+	if [ -d /sys/module/null_blk ]; then
+		for dev in /sys/kernel/config/nullb/*/; do
+			[ -d "$dev" ] || continue
+			echo 0 >"$dev/power" 2>/dev/null
+			rmdir "$dev"
+		done
+		rmmod null_blk 2>/dev/null
+	fi
 	if [ -d "$SYS" ]; then
 		wait_unload || { echo "# cleanup: iocost_bpf could not be unloaded"; return 1; }
 	fi

@@ -304,11 +304,11 @@ int cmd_top(int argc, char **argv)
 			    HINT_MODULE, "top");
 	}
 
-	top_reap_instances(root);
-	snprintf(inst, sizeof(inst), "%s/instances/iocostctl.%d", root, (int)getpid());
-	if (mkdir(inst, 0700))
-		return fail(inst, errno, NULL, "top: create a tracefs instance");
-	/* a signal to stop is read in top_loop(), the instance then removed */
+	/*
+	 * A signal to stop is read in top_loop(), the instance then removed;
+	 * blocked before the instance exists, so that none arriving right
+	 * after it is made kills top with the instance left behind.
+	 */
 	sigemptyset(&sigs);
 	sigaddset(&sigs, SIGINT);
 	sigaddset(&sigs, SIGTERM);
@@ -316,9 +316,15 @@ int cmd_top(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	t.sigfd = signalfd(-1, &sigs, SFD_NONBLOCK | SFD_CLOEXEC);
-	if (t.sigfd < 0) {
-		ret = fail(NULL, errno, "", "top: signalfd");
-		goto out;
+	if (t.sigfd < 0)
+		return fail(NULL, errno, "", "top: signalfd");
+
+	top_reap_instances(root);
+	snprintf(inst, sizeof(inst), "%s/instances/iocostctl.%d", root, (int)getpid());
+	if (mkdir(inst, 0700)) {
+		ret = fail(inst, errno, NULL, "top: create a tracefs instance");
+		close(t.sigfd);
+		return ret;
 	}
 
 	if (t.dev && tick_has_devname(event)) {
