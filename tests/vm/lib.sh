@@ -106,6 +106,21 @@ load_module() {
 	fi
 }
 
+# nullb_disks N FILE: N fresh null_blk disks (the module loaded anew with
+# nr_devices=N), their MAJ:MIN written to FILE in null_blk's order; a
+# not-ok and the end of the test when they are not all there (nothing a
+# test checks on them means anything then)
+nullb_disks() {
+	local i n
+	rmmod null_blk 2>/dev/null
+	modprobe null_blk nr_devices="$1" || { not_ok "modprobe null_blk nr_devices=$1"; finish; }
+	udevadm settle 2>/dev/null
+	for i in $(seq 0 $(($1 - 1))); do cat "/sys/block/nullb$i/dev"; done >"$2"
+	n=$(wc -l <"$2")
+	[ "$n" = "$1" ] || { not_ok "$1 null_blk disks: $n"; finish; }
+	ok "$1 null_blk disks"
+}
+
 # is this a PREEMPT_RT kernel?
 rt_kernel() {
 	uname -v | grep -q PREEMPT_RT || [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]

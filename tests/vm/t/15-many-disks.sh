@@ -14,11 +14,8 @@ W=$(mktemp -d)
 load_module
 mkdir -p "$PINS"
 check "iocost_2x registers" "$B/bin/iocost_2x"
-rmmod null_blk 2>/dev/null
-modprobe null_blk nr_devices=$N || { not_ok "modprobe null_blk nr_devices=$N"; finish; }
-udevadm settle 2>/dev/null
-for i in $(seq 0 $((N - 1))); do cat "/sys/block/nullb$i/dev"; done | sort >"$W/devs"
-expect_eq "$N null_blk disks" "$(wc -l <"$W/devs")" "$N"
+nullb_disks "$N" "$W/devs.unsorted"
+sort "$W/devs.unsorted" >"$W/devs"
 
 bad=0
 while read -r d; do

@@ -31,14 +31,8 @@ W=$(mktemp -d)
 load_module
 mkdir -p "$PINS"
 check "iocost_2x registers" "$B/bin/iocost_2x"
-rmmod null_blk 2>/dev/null
-modprobe null_blk nr_devices=$N || { not_ok "modprobe null_blk nr_devices=$N"; finish; }
-udevadm settle 2>/dev/null
 # in null_blk's order: the first half churns in part 3, the second never does
-for i in $(seq 0 $((N - 1))); do cat "/sys/block/nullb$i/dev"; done >"$W/devs"
-# nothing below means anything without them
-[ "$(wc -l <"$W/devs")" = "$N" ] || { not_ok "$N null_blk disks: $(wc -l <"$W/devs")"; finish; }
-ok "$N null_blk disks"
+nullb_disks "$N" "$W/devs"
 # bind_all MODEL [--loop]: write "MAJ:MIN model=MODEL" to bindings for each
 # disk on stdin, one open and write each (an exec of $WR a disk is slow
 # under TCG); prints the writes that failed.  --loop: unbind and rebind
