@@ -19,7 +19,9 @@
 # clock (vmrun --icount 0: one instruction, one ns) the guest's timers,
 # hence the figures, do not depend on the host's load.
 #
-# Profiles (io.cost.model lines): hdd, the HDD autop coefficients; ssd, an
+# Profiles (io.cost.model lines): hdd, the HDD autop coefficients; hdd10,
+# the same at a tenth of every rate (every price 10x, their ratios, the
+# 113x of a random read over a sequential one included, unchanged); ssd, an
 # SSD-like one (randiops twice seqiops) at a twentieth of tests/vm/lib.sh's
 # SSD_MODEL rates, so that a cgroup's share stays within what the guest's
 # CPU can issue; cloud, a disk sold as 1024 IOPS and 256 MiB/s (the block
@@ -34,7 +36,8 @@
 #  5 a: 256 KiB sequential reads;  n: whole-disk 4 KiB random reads (cloud)
 # 1-4 at equal weight (100) but 1; 1-4 run under builtin, iocost_2x and
 # iocost_ms, 5 under builtin and iocost_linmax.  3 and 4 run on the ssd
-# profile only: at the HDD profile's sequential price (24 us) half the disk
+# and hdd10 profiles, not on hdd: at the HDD profile's sequential price
+# (24 us) half the disk
 # is ~20800 4 KiB reads a second, more than one sequential reader issues
 # here (~25000 a second at full speed, 0.61 of the disk), so the neighbour
 # of 3 and 4 is limited by the guest's CPU, not by blk-iocost, and the
@@ -54,6 +57,7 @@ CTL_NB=/sys/kernel/config/nullb
 CTL_DEV=nctl
 CTL_WARM=1		# s of each run before the window, not measured
 CTL_MAX_SECTORS=2048	# 1 MiB: a 256 KiB read is one bio, one price
+CTL_HDD10_MODEL="rbps=17401918 rseqiops=4171 rrandiops=37 wbps=17807587 wseqiops=4271 wrandiops=38"
 CTL_SSD_MODEL="rbps=100000000 rseqiops=10000 rrandiops=5000 wbps=75000000 wseqiops=7500 wrandiops=4000"
 CTL_CLOUD_MODEL="rbps=268435456 rseqiops=1024 rrandiops=1024 wbps=268435456 wseqiops=1024 wrandiops=1024"
 
@@ -111,6 +115,7 @@ ctl_fio_local() {
 ctl_model_line() {
 	case "$1" in
 	hdd) echo "ctrl=user model=linear $HDD_MODEL" ;;
+	hdd10) echo "ctrl=user model=linear $CTL_HDD10_MODEL" ;;
 	ssd) echo "ctrl=user model=linear $CTL_SSD_MODEL" ;;
 	cloud) echo "ctrl=user model=linear $CTL_CLOUD_MODEL" ;;
 	esac
@@ -238,19 +243,19 @@ ctl_run() {
 # control_loop SCENARIOS: "PROFILE:S,S... ..." or "all"
 control_loop() {
 	local spec=$1 D item prof s m models csv=$out/control.csv
-	[ "$spec" = all ] && spec="hdd:1,2 ssd:1,2,3,4 cloud:5"
+	[ "$spec" = all ] && spec="hdd:1,2 hdd10:3,4 ssd:1,2,3,4 cloud:5"
 	# the whole spec first: a bad item runs nothing
 	for item in $spec; do
 		prof=${item%%:*}
 		case "$prof" in
-		hdd | ssd | cloud) ;;
+		hdd | hdd10 | ssd | cloud) ;;
 		*) echo "matrix: unknown control profile '$prof'" >&2; return 2 ;;
 		esac
 		for s in $(tr , " " <<<"${item#*:}"); do
 			[[ $s =~ ^[1-5]$ ]] || { echo "matrix: no control scenario '$s'" >&2; return 2; }
 			case "$prof:$s" in
 			hdd:[34])
-				echo "matrix: control scenario $s on hdd: its sequential neighbour is CPU-bound at the HDD's 24 us price, not limited by blk-iocost (run it on ssd)" >&2
+				echo "matrix: control scenario $s on hdd: its sequential neighbour is CPU-bound at the HDD's 24 us price, not limited by blk-iocost (run it on hdd10 or ssd)" >&2
 				return 2 ;;
 			esac
 		done
