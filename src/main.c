@@ -30,6 +30,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bpf.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/utsname.h>
@@ -82,10 +83,14 @@ static DEFINE_SPINLOCK(iocost_test_lock);
 static bool iocost_test_held;
 static unsigned int iocost_rt_block_ms;
 
+/* completed once the lock is held: what a write to rt_block_ms waits for */
+static DECLARE_COMPLETION(iocost_test_hold_taken);
+
 static void iocost_test_hold_workfn(struct work_struct *work)
 {
 	spin_lock(&iocost_test_lock);
 	WRITE_ONCE(iocost_test_held, true);
+	complete(&iocost_test_hold_taken);
 	mdelay(iocost_rt_block_ms);
 	WRITE_ONCE(iocost_test_held, false);
 	spin_unlock(&iocost_test_lock);
@@ -105,11 +110,14 @@ static int iocost_rt_block_set(const char *val, const struct kernel_param *kp)
 	if (work_busy(&iocost_test_hold_work))
 		return -EBUSY;
 	iocost_rt_block_ms = ms;
+	reinit_completion(&iocost_test_hold_taken);
 	schedule_work(&iocost_test_hold_work);
-	/* return once the lock is held: the tests act on it right away */
-	while (ms && !READ_ONCE(iocost_test_held) &&
-	       work_busy(&iocost_test_hold_work))
-		usleep_range(1000, 2000);
+	/*
+	 * Return once the lock is held: the tests act on it right away.  No
+	 * timed sleep: on PREEMPT_RT its wakeup would come from this CPU's
+	 * ktimers thread, which a tick handler blocked on the lock holds up.
+	 */
+	wait_for_completion(&iocost_test_hold_taken);
 	return 0;
 }
 
