@@ -236,7 +236,7 @@ int iocost_bind(struct gendisk *disk, const char *name, bool shadow)
 	b->diskseq = disk->diskseq;
 	b->shadow = shadow;
 
-	iocost_bindings_sync();	/* a removed disk's binding is retired */
+	flush_work(&iocost_gone_work);	/* a removed disk's binding is retired */
 	if (IOCOST_TEST_HOOK(bind_delay_ms))
 		msleep(IOCOST_TEST_HOOK(bind_delay_ms));
 	mutex_lock(&iocost_lock);
@@ -306,7 +306,7 @@ bool iocost_unbind(dev_t devt)
 	struct iocost_binding *b;
 	LIST_HEAD(dead);
 
-	iocost_bindings_sync();
+	flush_work(&iocost_gone_work);	/* a removed disk's binding is retired */
 	mutex_lock(&iocost_lock);
 	b = iocost_binding_find_devt(devt);
 	if (b) {
@@ -387,17 +387,6 @@ static void iocost_gone_workfn(struct work_struct *work)
 	}
 	mutex_unlock(&iocost_lock);
 	iocost_bindings_free(&dead);
-}
-
-/**
- * iocost_bindings_sync - wait until disks that went away are unbound
- *
- * Retiring a removed disk's binding runs in a work item; after this call
- * it has run.  Changes nothing itself.
- */
-void iocost_bindings_sync(void)
-{
-	flush_work(&iocost_gone_work);
 }
 
 /**

@@ -149,7 +149,6 @@ struct iocost_binding *iocost_binding_find(struct gendisk *disk);
 struct iocost_binding *iocost_binding_lookup(dev_t devt, u64 diskseq);
 int iocost_bind(struct gendisk *disk, const char *name, bool shadow);
 bool iocost_unbind(dev_t devt);
-void iocost_bindings_sync(void);
 void iocost_unbind_all(void);
 void iocost_binding_disk_dead(struct block_device *bdev);
 void iocost_bindings_show(struct seq_buf *s,
