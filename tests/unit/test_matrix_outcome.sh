@@ -161,6 +161,14 @@ MATRIX_DEADLINE=$((now + 481)) status 1 "481 s left: runs (480 s budget)" matrix
 MATRIX_DEADLINE=$((now + 479)) status 0 "479 s left: skipped" matrix_past_deadline $now
 MATRIX_DEADLINE=$((now + 479)) MATRIX_KERNEL_BUDGET=60 \
 	status 1 "479 s left, 60 s budget: runs" matrix_past_deadline $now
+MATRIX_DEADLINE=$((now + 479)) MATRIX_KERNEL_BUDGET=1200 MATRIX_SHORT_BUDGET=400 \
+	status 1 "479 s left, 400 s budget for the matrix tests: a short kernel runs" matrix_past_deadline $now matrix
+MATRIX_DEADLINE=$((now + 479)) MATRIX_KERNEL_BUDGET=1200 MATRIX_SHORT_BUDGET=400 \
+	status 0 "479 s left, 1200 s budget for the whole suite: a whole-suite kernel is skipped" matrix_past_deadline $now all
+MATRIX_DEADLINE=$((now + 479)) MATRIX_KERNEL_BUDGET=400 \
+	status 1 "479 s left, no short budget: the matrix tests get MATRIX_KERNEL_BUDGET" matrix_past_deadline $now matrix
+MATRIX_DEADLINE=$((now + 399)) MATRIX_KERNEL_BUDGET=1200 MATRIX_SHORT_BUDGET=400 \
+	status 0 "399 s left, 400 s budget for the matrix tests: a short kernel is skipped" matrix_past_deadline $now matrix
 
 echo "# the report"
 report() {	# WANT_STATUS WANT_CLOSING WANT_LINE VERDICT...
