@@ -155,7 +155,7 @@ verdict 2 supported '' '' "unknown actual outcome"
 
 echo "# MATRIX_DEADLINE"
 now=1000000
-unset MATRIX_DEADLINE MATRIX_KERNEL_BUDGET
+unset MATRIX_DEADLINE MATRIX_KERNEL_BUDGET MATRIX_SHORT_BUDGET
 status 1 "no deadline: never skipped" matrix_past_deadline $now
 MATRIX_DEADLINE=$((now + 481)) status 1 "481 s left: runs (480 s budget)" matrix_past_deadline $now
 MATRIX_DEADLINE=$((now + 479)) status 0 "479 s left: skipped" matrix_past_deadline $now

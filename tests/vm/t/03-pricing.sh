@@ -4,6 +4,7 @@
 # profile: per-IO price from io.stat cost.usage / completed IOs, builtin
 # vs bound, the module's stats against io.stat, the binding file's errors,
 # and the series' lifetime rules (unregister while bound, then restore).
+# vm-run: long (queued first when two guests share the suite: tests/vm/run)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 

@@ -5,6 +5,7 @@
 # iocost_ms fixes both mispricings of the builtin single cursor without
 # introducing a new one, iocost_2x doubles the builtin (2.000x +-0.5%), and
 # every run has vrate pinned at 100%.
+# vm-run: long (queued first when two guests share the suite: tests/vm/run)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 

@@ -5,6 +5,7 @@
 # shadow mode (the readback's mode=, status's histogram), status as text
 # and JSON, the refusals of each (exit status and message), the module-not-
 # loaded hint, and top on the iocost_ioc_tick event through a pipe.
+# vm-run: long (queued first when two guests share the suite: tests/vm/run)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 

@@ -8,6 +8,7 @@
 # the edges of the price range.  Pass: every write ends in an expected
 # errno, every fio job completes without error, the readback matches the
 # last write, no splat (the runner), and the module unloads at the end.
+# vm-run: long (queued first when two guests share the suite: tests/vm/run)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 

@@ -13,6 +13,7 @@
 #    enforcing would charge, the builtin's sum and a histogram;
 #  - one cgroup reading two bound disks keeps a cursor (iocost_2x) and
 #    streams (iocost_ms) per disk.
+# vm-run: long (queued first when two guests share the suite: tests/vm/run)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 

@@ -9,6 +9,7 @@
 #  - patch first: the first bind fails with EBUSY and a log line, nothing
 #    is bound or hooked; once the patch is disabled and removed, binding
 #    works and the model prices again.
+# vm-run: long (queued first when two guests share the suite: tests/vm/run)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
