@@ -13,6 +13,10 @@
 #    enforcing would charge, the builtin's sum and a histogram;
 #  - one cgroup reading two bound disks keeps a cursor (iocost_2x) and
 #    streams (iocost_ms) per disk.
+# The context's cost on PREEMPT_RT (docs/RELIABILITY.md row 15: a list
+# walked with interrupts off on the old code) is a latency: no assertion
+# here can fail on it, since a TCG guest's timing bounds no irqs-off
+# section; this test checks that the lock-free context answers the same.
 # vm-run: long (queued first when two guests share the suite: tests/vm/run)
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
