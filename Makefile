@@ -9,7 +9,8 @@
 #   make check-matrix  the suite on every Debian kernel of tests/vm/matrix.conf
 #   make fuzz          fuzz the module's parsers for FUZZ_TIME seconds
 #   make demo          the main job, in the VM; fails if the table it shows
-#                      misses a target (DEMO_README=1: into README.md too)
+#                      misses a target (DEMO_README=1: into docs/RESULTS.md,
+#                      its summary into README.md)
 #   make deps          install what the build, the VM and the tests need
 #
 # KDIR defaults to the running kernel's headers; the VM targets set it to

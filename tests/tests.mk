@@ -97,7 +97,7 @@ deps:
 # the kernel matrix (tests/vm/matrix.conf): fetch, build, probe and test
 # every kernel; MATRIX_MAX=N runs the first N, MATRIX_KERNELS a choice (of
 # kernels listed there: each has its expected outcome, supported or refused);
-# MATRIX_README=1 rewrites README.md's Supported kernels table
+# MATRIX_README=1 rewrites docs/kernel-matrix.md's table (linked from README.md)
 check-matrix: deps
 	tests/vm/matrix $(if $(MATRIX_MAX),--max $(MATRIX_MAX)) \
 		$(if $(MATRIX_README),--readme) $(MATRIX_KERNELS)
@@ -147,8 +147,9 @@ check: deps
 	tests/vm/run
 	IOCOST_VM_ICOUNT=0 tests/vm/run 24-control
 
-# DEMO_README=1: then write its tables into README.md and the control loop's
-# into docs/CONTROL-LOOP.md (tests/demo-readme); the control loop (tests/demo
+# DEMO_README=1: then write its tables into docs/RESULTS.md, their summary
+# into README.md and the control loop's into docs/CONTROL-LOOP.md
+# (tests/demo-readme); the control loop (tests/demo
 # --control) runs on the instruction clock, as does 24-control's in make check
 demo: deps vm-build
 	tests/vm/vmrun --disks 1 --timeout 1200 -- tests/demo

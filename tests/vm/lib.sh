@@ -15,7 +15,7 @@ SYS=/sys/kernel/iocost_bpf
 PINS=/sys/fs/bpf/iocost_bpf
 WR=$top/build/host/errno-write
 # iocostctl registers the tests' models: Debian's bpftool 7.5 crashes after
-# every struct_ops register of a module's type (02-register, README)
+# every struct_ops register of a module's type (02-register, docs/USAGE.md)
 CTL=$top/build/host/iocostctl
 _fails=0
 

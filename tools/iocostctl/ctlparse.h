@@ -188,7 +188,7 @@ double ctl_vtime_us(u64 vtime);
 
 /*
  * Explain the errno @err (positive) of a bindings write for model @model
- * (NULL for model=linear) in @buf: README's "control files" section.
+ * (NULL for model=linear) in @buf: docs/USAGE.md, "The control files".
  * Returns @buf, or NULL for an errno without an explanation.
  */
 const char *ctl_bind_explain(int err, const char *model, char *buf,

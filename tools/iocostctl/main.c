@@ -29,7 +29,8 @@
  *
  * Exit status: 0 success, 1 failure, 2 usage error.  Every failure names
  * what failed, the file and the errno text, with an explanation where the
- * errno has a known meaning (README's "control files").  See iocostctl(8).
+ * errno has a known meaning (docs/USAGE.md, "The control files").  See
+ * iocostctl(8).
  */
 #define _GNU_SOURCE
 #include <errno.h>

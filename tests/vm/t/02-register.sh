@@ -17,8 +17,8 @@ expect_match "models lists test_min" "$(cat "$SYS/models")" "^test_min bindings=
 # get_kern_struct_ops_name() looks the map's value type id up in vmlinux's
 # BTF, but a module's type id is past vmlinux's last one, so
 # btf__type_by_id() returns NULL and bpftool reads a name through it
-# (README, "Registering with bpftool").  Asserted, not hidden: a bpftool
-# that no longer crashes must change the README.
+# (docs/USAGE.md, "Registering with bpftool").  Asserted, not hidden: a
+# bpftool that no longer crashes must change docs/USAGE.md.
 mkdir -p "$PINS/cgrp"
 bpftool struct_ops register "$B/tests/cgrp.bpf.o" "$PINS/cgrp" >/dev/null 2>&1
 rc=$?

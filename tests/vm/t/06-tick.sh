@@ -128,7 +128,7 @@ steady_load() {
 	check "the load shows as usage > 0" test "$(awk '$7 > 0' "$trace.ticks" | wc -l)" -gt 0
 	expect_eq "one iocg active while loaded" "$(awk '$7 > 0 { print $6 }' "$trace.ticks" | sort -u)" 1
 	# what the ticks say the periods charged, against io.stat's cost.usage:
-	# usage_pct is floor(usage_us x 100 / elapsed_us) (README), so each
+	# usage_pct is floor(usage_us x 100 / elapsed_us) (docs/USAGE.md), so each
 	# period's usage_us is in [pct, pct + 1) x elapsed_us / 100, and
 	# io.stat adds that same usage_us (floored at the same vrate) when the
 	# same timer run flushes the period

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Coexistence with a livepatch of the pricing function (README: ftrace
-# lets one ip-modifying user own it).  A test livepatch of
+# Coexistence with a livepatch of the pricing function (docs/USAGE.md:
+# ftrace lets one ip-modifying user own it).  A test livepatch of
 # calc_vtime_cost_builtin, or of its IPA-SRA clone where the kernel has
 # only that (tests/vm/livepatch, built by make test-modules):
 #  - bound first: the livepatch cannot be loaded (the livepatch gets the

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# What README and iocostctl(8) promise and no other test ran: direct_call
-# changed at run time (read when a model registers), iocostctl -d (libbpf's
-# debug messages), bpffs mounted and the pin directory created 0700 when
-# missing, status on a model registered by another loader (unpinned), and
-# top stopping cleanly on SIGINT and SIGHUP (its tracefs instance removed).
+# What docs/USAGE.md and iocostctl(8) promise and no other test ran:
+# direct_call changed at run time (read when a model registers),
+# iocostctl -d (libbpf's debug messages), bpffs mounted and the pin
+# directory created 0700 when missing, status on a model registered by
+# another loader (unpinned), and top stopping cleanly on SIGINT and
+# SIGHUP (its tracefs instance removed).
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/vm/lib.sh"
 
