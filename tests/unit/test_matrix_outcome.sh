@@ -7,6 +7,12 @@
 # no VM (a kernel not in matrix.conf; MATRIX_DEADLINE skipping every
 # kernel).  TAP, for prove.
 set -uo pipefail
+# hermetic: what the caller's environment says about guests and the matrix
+# (.ci/run exports IOCOST_VM_SHARED=1) must not reach the cases below,
+# which set what each one needs
+unset IOCOST_VM_SHARED IOCOST_VM_PARALLEL IOCOST_VM_LANES MATRIX_JOBS \
+	MATRIX_DEADLINE MATRIX_KERNEL_BUDGET MATRIX_SHORT_BUDGET MATRIX_OUT \
+	MATRIX_TESTS MATRIX_KERNELS MATRIX_DWARF MATRIX_MAX MATRIX_README
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=tests/vm/matrix-outcome.sh
