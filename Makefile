@@ -47,13 +47,14 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c \
 	     src/clone.c src/tick.c src/parse.c src/btfdigest.c src/testhooks.h \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h src/btfdigest.h \
-	     src/iocost_stats.h src/iocost_fields.h include/iocost_model.h
+	     src/iocost_stats.h src/iocost_fields.h include/iocost_model.h \
+	     include/iocost_linear.h
 # every model also builds as NAME_hdd, with the series' fixed HDD autop
 # coefficients instead of the bound disk's (-DIOCOST_FIXED_HDD)
 MODEL_SRCS := $(patsubst bpf/%.bpf.c,%,$(wildcard bpf/*.bpf.c))
 MODELS := $(MODEL_SRCS) $(addsuffix _hdd,$(MODEL_SRCS))
 TEST_MODELS := $(patsubst tests/bpf/%.bpf.c,%,$(wildcard tests/bpf/*.bpf.c))
-BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h $(O)/vmlinux.h
+BPF_HDRS := $(wildcard bpf/*.h) include/iocost_model.h include/iocost_linear.h $(O)/vmlinux.h
 
 .PHONY: all module bpf tools clean models pkg-build install install-dkms dist deb rpm repo
 .DELETE_ON_ERROR:

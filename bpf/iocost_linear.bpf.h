@@ -21,19 +21,15 @@
 #ifndef _IOCOST_LINEAR_BPF_H
 #define _IOCOST_LINEAR_BPF_H
 
-#define IOCOST_REQ_OP_MASK	0xff
-#define IOCOST_PAGE_SHIFT	12
-#define IOCOST_SECT_SHIFT	9
-/* a seek beyond this many pages makes an IO random (LCOEF_RANDIO_PAGES) */
-#define IOCOST_RANDIO_PAGES	4096
+/*
+ * blk-iocost's page and sector shifts, its 16 MiB random-seek threshold
+ * and the HDD autop profile: the same constants as the module's copy of
+ * the formula
+ */
+#include "iocost_linear.h"
 
-/* HDD autop profile */
-#define IOCOST_HDD_RBPS		174019176ULL
-#define IOCOST_HDD_RSEQIOPS	41708ULL
-#define IOCOST_HDD_RRANDIOPS	370ULL
-#define IOCOST_HDD_WBPS		178075866ULL
-#define IOCOST_HDD_WSEQIOPS	42705ULL
-#define IOCOST_HDD_WRANDIOPS	378ULL
+/* bi_opf's operation (REQ_OP_MASK: vmlinux.h has the ops, not the mask) */
+#define IOCOST_REQ_OP_MASK	0xff
 
 /* a / b rounded up, for a > 0 (constants: the tables below) */
 #define IOCOST_DIV_UP(a, b)	(((a) - 1) / (b) + 1)
@@ -81,7 +77,7 @@ static __always_inline bool iocost_seek_is_seq(u64 sector, u64 cursor)
 	if (!cursor)
 		return true;	/* no previous IO */
 	seek = sector > cursor ? sector - cursor : cursor - sector;
-	return (seek >> (IOCOST_PAGE_SHIFT - IOCOST_SECT_SHIFT)) <= IOCOST_RANDIO_PAGES;
+	return (seek >> IOCOST_SECT_TO_PAGE_SHIFT) <= IOCOST_RANDIO_PAGES;
 }
 
 /*

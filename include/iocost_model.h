@@ -2,10 +2,12 @@
 /*
  * iocost_model.h - the iocost_model_ops cost-model ABI
  *
- * This is the one header shared by the iocost_bpf module and the BPF cost
- * models.  It keeps the interface of the in-kernel "blk-iocost: BPF
- * struct_ops cost model" series (RFC v3) exactly, so that a model written
- * for that series loads on the module unchanged:
+ * This is the model ABI, shared by the iocost_bpf module and the BPF cost
+ * models (blk-iocost's constants of its linear formula, which both use
+ * too, are include/iocost_linear.h's).  It keeps the interface of the
+ * in-kernel "blk-iocost: BPF struct_ops cost model" series (RFC v3)
+ * exactly, so that a model written for that series loads on the module
+ * unchanged:
  *
  *  calc_cost(opf, nbytes, sector, blkcg, model_flags) prices one bio in
  *	vtime (IOCOST_VTIME_PER_SEC is one second of device time).  @opf is

@@ -70,6 +70,8 @@
 #include <linux/string.h>
 #include <linux/spinlock.h>
 #include "iocost_bpf.h"
+/* blk-iocost's constants (#defines, not in BTF), shared with the models */
+#include "iocost_linear.h"
 
 /*
  * Everything the kfuncs and the builtin's price read, with the sizes they
@@ -96,9 +98,7 @@
 	 IOCOST_OFF_IOC_VTIME_BASE_RATE >= 0)
 #define IOCOST_HAVE_SHADOW (IOCOST_HAVE_LCOEFS && IOCOST_OFF_IOCG_CURSOR >= 0)
 
-/* blk-iocost's own constants (#defines, not in BTF) */
-#define IOCOST_SECT_TO_PAGE_SHIFT	3	/* IOC_SECT_TO_PAGE_SHIFT */
-#define IOCOST_RANDIO_PAGES		4096	/* LCOEF_RANDIO_PAGES */
+/* blk-iocost's VTIME_PER_USEC */
 #define IOCOST_VTIME_PER_USEC	div_u64(IOCOST_VTIME_PER_SEC, USEC_PER_SEC)
 
 /* ---- the context: which disk calc_cost prices --------------------------- */
