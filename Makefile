@@ -189,7 +189,11 @@ KERNEL_HOOKDIR ?=
 
 MODELS_KDIR ?= $(if $(wildcard $(VM_KDIR)/vmlinux),$(VM_KDIR),$(KDIR))
 MODELS_KREL = $(shell cat $(MODELS_KDIR)/include/config/kernel.release 2>/dev/null || echo unknown)
-MODEL_OBJS = $(foreach m,$(MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
+# bpf/iocost_tmpl.bpf.c is the template a model author copies
+# (bpf/README.md): built, and loaded and bound by the VM suite, like the
+# others, but source to read rather than a model to ship
+PKG_MODELS := $(filter-out iocost_tmpl iocost_tmpl_hdd,$(MODELS))
+MODEL_OBJS = $(foreach m,$(PKG_MODELS),build/$(MODELS_KREL)/bpf/$(m).bpf.o)
 DKMS_FILES := dkms.conf Makefile Kbuild $(MOD_FILES) src/kernel-check \
 	      src/btfgen.c src/btfgen.h src/btfwalk.c src/btfwalk.h src/btf-digest VERSION
 PKG_MANS := $(wildcard man/iocostctl.8) tools/iocost-bpf-apply.8 tools/iocost-bpf.conf.5
