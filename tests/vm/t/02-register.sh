@@ -62,6 +62,43 @@ check_fails "a sleepable calc_cost is refused at verification" \
 expect_match "the log says sleepable programs are refused" "$(test_dmesg)" "sleepable programs are refused"
 expect_nomatch "neither refused model is listed" "$(cat "$SYS/models")" "test_nocalc|test_sleepable"
 
+# the template model authors copy (bpf/iocost_tmpl.bpf.c, bpf/README.md's
+# walk-through): loaded, bound to vdb, each 4 KiB read of a child cgroup
+# priced as one random read with vdb's own coefficients, as blk-iocost's
+# calc_lcoefs() derives them (page, and randio + page = ceil(2^37 /
+# rrandiops) when that is larger), unbound, unloaded
+TD=$(iocost_enable vdb) || { not_ok "enable iocost on vdb"; finish; }
+out=$("$CTL" load "$B/bpf/iocost_tmpl.bpf.o" 2>&1)
+expect_match "iocostctl load registers the template" "$out" \
+	"^loaded iocost_tmpl \(pinned at $PINS/iocost_tmpl\)$"
+out=$("$CTL" bind vdb iocost_tmpl 2>&1)
+expect_match "iocostctl bind binds it to vdb" "$out" "^bound .* to iocost_tmpl$"
+expect_eq "the bindings file reads it back" "$(grep "^$TD " "$SYS/bindings")" \
+	"$TD model=iocost_tmpl mode=enforce"
+mkdir -p /sys/fs/cgroup/tmpl
+check "dd reads 64 x 4 KiB of vdb, O_DIRECT, from a child cgroup" \
+	sh -c 'echo $$ >/sys/fs/cgroup/tmpl/cgroup.procs; exec dd if=/dev/vdb of=/dev/null bs=4k count=64 iflag=direct status=none'
+read -r rbps rrandiops <<<"$(awk -v d="$TD" '$1 == d {
+	for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+	print v["rbps"], v["rrandiops"] }' /sys/fs/cgroup/io.cost.model)"
+expect_match "vdb's io.cost.model: rbps rrandiops" "$rbps $rrandiops" "^[1-9][0-9]* [1-9][0-9]*$"
+bps_pages=$(((rbps + 4095) / 4096))
+page=$((((1 << 37) + bps_pages - 1) / bps_pages))
+v=$((((1 << 37) + rrandiops - 1) / rrandiops))
+want=$((page + (v > page ? v - page : 0)))
+expect_eq "stats: each of the 64 reads priced once" "$(binding_stat "$TD" charges)" 64
+expect_eq "stats: each read priced randio + page of vdb = $want vtime" \
+	"$(binding_stat "$TD" vtime)" "$((64 * want))"
+out=$("$CTL" unbind vdb 2>&1)
+expect_match "iocostctl unbind: vdb back to the builtin" "$out" \
+	"^unbound .* from iocost_tmpl: back to the builtin linear model$"
+expect_eq "vdb is no longer bound" "$(grep -c "^$TD " "$SYS/bindings")" 0
+out=$("$CTL" unload iocost_tmpl 2>&1)
+expect_match "iocostctl unload unregisters the template" "$out" "^unloaded iocost_tmpl$"
+expect_nomatch "models no longer lists iocost_tmpl" "$(cat "$SYS/models")" "^iocost_tmpl "
+rmdir /sys/fs/cgroup/tmpl
+echo "$TD enable=0 ctrl=auto" >/sys/fs/cgroup/io.cost.qos
+
 out=$(rmmod iocost_bpf 2>&1)
 expect_match "rmmod refused while models are registered" "$out" "in use"
 check "module still there" test -d "$SYS"
