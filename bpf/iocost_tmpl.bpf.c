@@ -6,11 +6,14 @@
  * formula, with the coefficients of the disk it is bound to, read live,
  * and no state at all.  Without a cursor it cannot tell a sequential IO
  * from a random one, so it prices every data IO as random: a seek plus
- * its pages.  That is what it changes, and all: on a disk whose
- * io.cost.model gives seqiops = randiops it charges what the builtin
- * charges; elsewhere sequential IO costs more than under the builtin.
- * bpf/README.md walks through it; the VM suite builds, loads and binds it
- * (tests/vm/t/02-register.sh).
+ * its pages.  On a disk whose io.cost.model gives seqiops = randiops it
+ * charges data IO what the builtin charges; elsewhere sequential IO costs
+ * more than under the builtin.  Bios that are not data READ/WRITE cost
+ * their pages as writes (a flush: one write page), which the builtin
+ * prices 0.
+ *
+ * bpf/README.md walks through it; the VM suite builds, loads, binds and
+ * prices with it (tests/vm/t/02-register.sh).
  *
  * What blk-iocost asks.  For every bio it meters on a bound disk (the IO
  * of cgroups below the root: the root cgroup's IO is not priced) and for
@@ -37,7 +40,9 @@
  * Where it runs.  On the submission path of every IO of a bound disk,
  * under RCU, with preemption disabled (PREEMPT_RT: migration disabled).
  * So the verifier refuses a sleepable program, and the model must be
- * short: see bpf/README.md for what the example models cost per IO.  The
+ * short: see bpf/README.md for what the example models cost per IO.  As
+ * in any BPF program, loops must be bounded and the locals fit in BPF's
+ * 512-byte stack: larger state goes in maps or global variables.  The
  * program may call the base helpers (maps, bpf_cgrp_storage_get(), ...)
  * and the module's two kfuncs, which only iocost_model_ops programs get:
  * bpf_iocost_dev() (the disk's dev_t) and bpf_iocost_dev_params() (its

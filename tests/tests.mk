@@ -54,8 +54,9 @@ $(HOST)/unit/test_json: tests/unit/test_json.c tools/iocostctl/json.c tools/ioco
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_json.c tools/iocostctl/json.c
 
-# C tests, and the kernel matrix's verdicts (tests/vm/matrix-outcome.sh)
-UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh
+# C tests, the kernel matrix's verdicts (tests/vm/matrix-outcome.sh), and
+# bpf/README.md's quote of the template model
+UNIT_SH_TESTS := tests/unit/test_matrix_outcome.sh tests/unit/test_bpf_readme.sh
 
 unit: $(UNIT_TESTS)
 	prove -v $(UNIT_TESTS) $(UNIT_SH_TESTS)
