@@ -17,15 +17,16 @@
  * reads it back to check the disk's model and mode (enforce: the model's
  * prices are charged, shadow: the builtin's are, the model's are only
  * counted).  status reads the module's control files and the root
- * cgroup's io.cost.qos, and top follows the iocost_ioc_tick trace event in
- * a private tracefs instance.
+ * cgroup's io.cost.qos (and io.stat, for the OpenMetrics text), and top
+ * follows the iocost_ioc_tick trace event in a private tracefs instance.
  *
  * The files, as bpftool's: main.c (this: the command table, the help
  * texts, the global options and every command's option parser), common.c
  * (failures, files, devices), load.c (load, unload; the registering is
  * tools/lib/model_load.c's, shared with bpf/loader.c), bind.c (bind,
  * unbind), status.c, top.c, json.c (the JSON writer of status --json and
- * top --json) and ctlparse.c (the parsers, unit-tested on the host).
+ * top --json), openmetrics.c (status --format openmetrics) and ctlparse.c
+ * (the parsers, unit-tested on the host; openmetrics.c is too).
  *
  * Exit status: 0 success, 1 failure, 2 usage error.  Every failure names
  * what failed, the file and the errno text, with an explanation where the
