@@ -257,98 +257,123 @@ static void om_models(struct om *o)
 	}
 }
 
+/* the gauges of a device */
+enum om_gauge {
+	OM_QOS_ENABLED,	/* rows with an io.cost.qos line */
+	OM_VRATE,	/* rows with io.stat's cost.vrate */
+	OM_REGISTERED,	/* rows with a stats line */
+};
+
+static int om_gauge_has(const struct ctl_dev_row *r, enum om_gauge g)
+{
+	switch (g) {
+	case OM_QOS_ENABLED:
+		return !!r->qos;
+	case OM_VRATE:
+		return r->has_vrate;
+	case OM_REGISTERED:
+		return !!r->stats;
+	}
+	return 0;
+}
+
+/* the family of gauge @g: one sample per row that has it */
+static void om_gauge(struct om *o, const char *family, const char *unit,
+		     const char *help, enum om_gauge g)
+{
+	const struct ctl_om_input *in = o->in;
+	size_t i, n = 0;
+
+	for (i = 0; i < in->nrows; i++)
+		n += !!om_gauge_has(&in->rows[i], g);
+	if (!n)
+		return;
+	om_meta(o, family, "gauge", unit, help);
+	for (i = 0; i < in->nrows; i++) {
+		const struct ctl_dev_row *r = &in->rows[i];
+
+		if (!om_gauge_has(r, g))
+			continue;
+		fputs(family, o->f);
+		om_labels(o, r, g == OM_REGISTERED, NULL, NULL);
+		if (g == OM_QOS_ENABLED)
+			fprintf(o->f, "%d\n", !!r->qos->enable);
+		else if (g == OM_VRATE)
+			fprintf(o->f, "%u.%04u\n", r->vrate / 10000, r->vrate % 10000);
+		else
+			fprintf(o->f, "%d\n", !!r->stats->registered);
+	}
+}
+
 /* the devices: bindings, io.cost.qos, vrate, registered */
 static void om_devices(struct om *o)
 {
-	const struct ctl_om_input *in = o->in;
-	size_t i, nbound = 0, nqos = 0, nvrate = 0;
+	size_t i, nbound = 0;
 
-	for (i = 0; i < in->nrows; i++) {
-		nbound += !!in->rows[i].bind;
-		nqos += !!in->rows[i].qos;
-		nvrate += !!in->rows[i].has_vrate;
-	}
+	for (i = 0; i < o->in->nrows; i++)
+		nbound += !!o->in->rows[i].bind;
 	om_meta(o, PREFIX "bindings", "gauge", NULL,
 		"Disks bound to a model.");
 	fprintf(o->f, PREFIX "bindings %zu\n", nbound);
-	if (nqos) {
-		om_meta(o, PREFIX "qos_enabled", "gauge", NULL,
-			"1 if iocost is enabled on the disk (enable= of the root cgroup's io.cost.qos).");
-		for (i = 0; i < in->nrows; i++) {
-			if (!in->rows[i].qos)
-				continue;
-			fputs(PREFIX "qos_enabled", o->f);
-			om_labels(o, &in->rows[i], 0, NULL, NULL);
-			fprintf(o->f, "%d\n", !!in->rows[i].qos->enable);
-		}
-	}
-	if (nvrate) {
-		om_meta(o, PREFIX "vrate_ratio", "gauge", "ratio",
-			"The iocost controller's vrate, 1 = 100% (cost.vrate of the root cgroup's io.stat).");
-		for (i = 0; i < in->nrows; i++) {
-			if (!in->rows[i].has_vrate)
-				continue;
-			fputs(PREFIX "vrate_ratio", o->f);
-			om_labels(o, &in->rows[i], 0, NULL, NULL);
-			fprintf(o->f, "%u.%04u\n", in->rows[i].vrate / 10000,
-				in->rows[i].vrate % 10000);
-		}
-	}
-	if (!om_count(o, OM_STATS))
+	om_gauge(o, PREFIX "qos_enabled", NULL,
+		 "1 if iocost is enabled on the disk (enable= of the root cgroup's io.cost.qos).",
+		 OM_QOS_ENABLED);
+	om_gauge(o, PREFIX "vrate_ratio", "ratio",
+		 "The iocost controller's vrate, 1 = 100% (cost.vrate of the root cgroup's io.stat).",
+		 OM_VRATE);
+	om_gauge(o, PREFIX "registered", NULL,
+		 "1 if the bound model is registered, 0 if it was unloaded while bound.",
+		 OM_REGISTERED);
+}
+
+/*
+ * A counter family of @which rows with one sample per entry of a stats
+ * array (at @off in struct ctl_stats, @n u64s), labelled @key="@names[i]"
+ */
+static void om_by(struct om *o, const char *family, const char *help,
+		  enum om_rows which, const char *key,
+		  const char *const *names, size_t off, unsigned int n)
+{
+	const struct ctl_om_input *in = o->in;
+	unsigned int k;
+	size_t i;
+
+	if (!om_count(o, which))
 		return;
-	om_meta(o, PREFIX "registered", "gauge", NULL,
-		"1 if the bound model is registered, 0 if it was unloaded while bound.");
+	om_meta(o, family, "counter", NULL, help);
 	for (i = 0; i < in->nrows; i++) {
-		if (!in->rows[i].stats)
+		const u64 *v;
+
+		if (!om_has(&in->rows[i], which))
 			continue;
-		fputs(PREFIX "registered", o->f);
-		om_labels(o, &in->rows[i], 1, NULL, NULL);
-		fprintf(o->f, "%d\n", !!in->rows[i].stats->registered);
+		v = (const u64 *)((const char *)in->rows[i].stats + off);
+		for (k = 0; k < n; k++) {
+			fprintf(o->f, "%s_total", family);
+			om_labels(o, &in->rows[i], 1, key, names[k]);
+			fprintf(o->f, "%llu\n", v[k]);
+		}
 	}
 }
 
-/* a shadow binding's histogram of per-IO model/builtin ratios */
-static void om_hist(struct om *o)
+/*
+ * A shadow binding's histogram of per-IO model/builtin ratios, and the
+ * IPA-SRA clone's fallbacks to the builtin, by reason
+ */
+static void om_hist_fallbacks(struct om *o)
 {
-	const struct ctl_om_input *in = o->in;
+	const char *buckets[CTL_HIST_BUCKETS];
 	unsigned int b;
-	size_t i;
 
-	if (!om_count(o, OM_SHADOW))
-		return;
-	om_meta(o, PREFIX "shadow_ios", "counter", NULL,
-		"Shadow mode: bios by the ratio of the model's price to the builtin's (\"builtin 0\": the builtin priced it 0).");
-	for (i = 0; i < in->nrows; i++) {
-		if (!om_has(&in->rows[i], OM_SHADOW))
-			continue;
-		for (b = 0; b < CTL_HIST_BUCKETS; b++) {
-			fputs(PREFIX "shadow_ios_total", o->f);
-			om_labels(o, &in->rows[i], 1, "ratio", ctl_hist_label(b));
-			fprintf(o->f, "%llu\n", in->rows[i].stats->hist[b]);
-		}
-	}
-}
-
-/* the IPA-SRA clone's fallbacks to the builtin, by reason */
-static void om_fallbacks(struct om *o)
-{
-	const struct ctl_om_input *in = o->in;
-	unsigned int f;
-	size_t i;
-
-	if (!om_count(o, OM_CLONE))
-		return;
-	om_meta(o, PREFIX "fallbacks", "counter", NULL,
-		"IPA-SRA clone: bios the builtin priced instead of the model, by reason.");
-	for (i = 0; i < in->nrows; i++) {
-		if (!om_has(&in->rows[i], OM_CLONE))
-			continue;
-		for (f = 0; f < CTL_NR_FALLBACK; f++) {
-			fputs(PREFIX "fallbacks_total", o->f);
-			om_labels(o, &in->rows[i], 1, "reason", ctl_fallback_names[f]);
-			fprintf(o->f, "%llu\n", in->rows[i].stats->fallback[f]);
-		}
-	}
+	for (b = 0; b < CTL_HIST_BUCKETS; b++)
+		buckets[b] = ctl_hist_label(b);
+	om_by(o, PREFIX "shadow_ios",
+	      "Shadow mode: bios by the ratio of the model's price to the builtin's (\"builtin 0\": the builtin priced it 0).",
+	      OM_SHADOW, "ratio", buckets, offsetof(struct ctl_stats, hist),
+	      CTL_HIST_BUCKETS);
+	om_by(o, PREFIX "fallbacks",
+	      "IPA-SRA clone: bios the builtin priced instead of the model, by reason.",
+	      OM_CLONE, "reason", ctl_fallback_names,
+	      offsetof(struct ctl_stats, fallback), CTL_NR_FALLBACK);
 }
 
 static void om_check_rows(struct om *o)
@@ -392,8 +417,7 @@ int ctl_openmetrics(FILE *out, const struct ctl_om_input *in, char *err,
 	om_stat(&o, #name, offsetof(struct ctl_stats, name), OM_SHADOW)
 #include "../../src/iocost_stats.h"
 #undef IOCOST_STAT_SHADOW
-	om_hist(&o);
-	om_fallbacks(&o);
+	om_hist_fallbacks(&o);
 #define IOCOST_STAT_CLONE(name) \
 	om_stat(&o, #name, offsetof(struct ctl_stats, name), OM_CLONE)
 #include "../../src/iocost_stats.h"
