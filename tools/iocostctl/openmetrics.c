@@ -152,15 +152,20 @@ static void om_labels(struct om *o, const struct ctl_dev_row *r, int stats,
 	fputs("} ", o->f);
 }
 
-/* vtime in seconds, to the nanosecond (rounded down) */
+/*
+ * vtime in seconds, to the nanosecond (rounded down), in 64 bits (no
+ * __int128 on 32-bit targets): the fraction (< 2^37) times 10^9 / 2^37
+ * is the fraction times 5^9 / 2^28, below 2^58.
+ */
+#if IOCOST_VTIME_PER_SEC != 0x2000000000ULL
+#error "om_seconds() assumes IOCOST_VTIME_PER_SEC is 2^37"
+#endif
 static void om_seconds(struct om *o, u64 vtime)
 {
-	unsigned __int128 ns = (unsigned __int128)(vtime % IOCOST_VTIME_PER_SEC) *
-			       1000000000u / IOCOST_VTIME_PER_SEC;
+	u64 frac = vtime % IOCOST_VTIME_PER_SEC;
 
-	fprintf(o->f, "%llu.%09llu\n",
-		(unsigned long long)(vtime / IOCOST_VTIME_PER_SEC),
-		(unsigned long long)ns);
+	fprintf(o->f, "%llu.%09llu\n", vtime / IOCOST_VTIME_PER_SEC,
+		frac * 1953125 >> 28);
 }
 
 /* which rows a stats family has */
