@@ -372,7 +372,7 @@ static void om_hist_fallbacks(struct om *o)
 	for (b = 0; b < CTL_HIST_BUCKETS; b++)
 		buckets[b] = ctl_hist_label(b);
 	om_by(o, PREFIX "shadow_ios",
-	      "Shadow mode: bios by the ratio of the model's price to the builtin's (\"builtin 0\": the builtin priced it 0).",
+	      "Shadow mode: bios by the ratio of the model's price to the builtin's (bucket builtin 0: the builtin priced it 0).",
 	      OM_SHADOW, "ratio", buckets, offsetof(struct ctl_stats, hist),
 	      CTL_HIST_BUCKETS);
 	om_by(o, PREFIX "fallbacks",
