@@ -50,6 +50,13 @@ $(HOST)/unit/test_ctlparse: tests/unit/test_ctlparse.c $(CTLPARSE_SRCS) tools/io
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_ctlparse.c $(CTLPARSE_SRCS)
 
+OPENMETRICS_SRCS := tools/iocostctl/openmetrics.c $(CTLPARSE_SRCS)
+$(HOST)/unit/test_openmetrics: tests/unit/test_openmetrics.c $(OPENMETRICS_SRCS) \
+			       tools/iocostctl/openmetrics.h tools/iocostctl/ctlparse.h \
+			       src/parse.h src/iocost_stats.h include/iocost_model.h tests/unit/tap.h
+	@mkdir -p $(@D)
+	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_openmetrics.c $(OPENMETRICS_SRCS)
+
 $(HOST)/unit/test_json: tests/unit/test_json.c tools/iocostctl/json.c tools/iocostctl/json.h tests/unit/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(USER_CFLAGS) $(UNIT_SAN) -o $@ tests/unit/test_json.c tools/iocostctl/json.c

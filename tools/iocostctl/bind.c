@@ -112,7 +112,7 @@ int cmd_bind(int argc, char **argv)
 	int ret;
 
 	ret = command_options("bind", argc, argv, NULL, NULL, NULL, NULL, NULL,
-			      &mode);
+			      &mode, NULL);
 	if (ret >= 0)
 		return ret;
 	ret = dev_operands("bind", argc, argv, &model, mode, &dev, what,
@@ -273,7 +273,7 @@ int cmd_unbind(int argc, char **argv)
 	int ret;
 
 	ret = command_options("unbind", argc, argv, NULL, NULL, NULL, &all,
-			      &dry_run, NULL);
+			      &dry_run, NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	bad = ctl_unbind_usage(all, dry_run, argc - optind);

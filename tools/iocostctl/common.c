@@ -167,11 +167,19 @@ static int parse_qos(const char *l, void *o)
 	return ctl_parse_qos_line(l, o);
 }
 
+static int parse_vrate(const char *l, void *o)
+{
+	struct ctl_vrate *v = o;
+
+	return ctl_parse_iostat_vrate(l, &v->dev, &v->vrate);
+}
+
 /*
  * Parse every line of @path into an array of @size-byte entries (*@v, *@n).
  * The module's files must parse (@strict: a line that does not is an
- * error); a kernel file (io.cost.qos) may be missing or hold lines of
- * another shape, which are skipped with a warning.  0 or 1 (reported).
+ * error); a kernel file (io.cost.qos, io.stat) may be missing or hold
+ * lines of another shape, which are skipped with a warning, or without
+ * the key looked for (-ENOENT), skipped silently.  0 or 1 (reported).
  */
 static int read_lines(const char *path, const char *what, line_parser parse,
 		      size_t size, void **v, size_t *n, bool strict)
@@ -199,6 +207,8 @@ static int read_lines(const char *path, const char *what, line_parser parse,
 				   "%s: \"%s\"", what, line);
 			break;
 		}
+		if (err == -ENOENT)
+			continue;	/* io.stat: a device without iocost */
 		if (err) {
 			fprintf(stderr,
 				"iocostctl: %s: %s: skipped a line of unknown shape: \"%s\"\n",
@@ -236,6 +246,12 @@ int read_qos(const char *what, struct ctl_qos **q, size_t *n)
 {
 	return read_lines(QOS_FILE, what, parse_qos, sizeof(**q),
 			  (void **)q, n, false);
+}
+
+int read_vrates(const char *what, struct ctl_vrate **v, size_t *n)
+{
+	return read_lines(IOSTAT_FILE, what, parse_vrate, sizeof(**v),
+			  (void **)v, n, false);
 }
 
 const struct ctl_model *find_model(const struct ctl_model *m, size_t n,

@@ -33,6 +33,7 @@
 #define SYS_STATS	SYS_DIR "/stats"
 #define PIN_DIR		IOCOST_PIN_DIR
 #define QOS_FILE	"/sys/fs/cgroup/io.cost.qos"
+#define IOSTAT_FILE	"/sys/fs/cgroup/io.stat"
 
 #define HINT_MODULE	"the iocost_bpf module is not loaded: modprobe iocost_bpf"
 #define HINT_ROOT	"need root (CAP_SYS_ADMIN)"
@@ -52,12 +53,14 @@ int cmd_top(int argc, char **argv);
  * The options of command @cmd: -h/--help, plus --json (@json non-NULL),
  * --count (@count), --name (@name), --all and --dry-run (@all, @dry_run),
  * --mode MODE and --shadow (@mode: set only by them; two that disagree
- * are a usage error).  Returns -1 to go on, else the exit status (help
- * printed, or a usage error); @argv's operands start at optind.
+ * are a usage error), --format FORMAT (@format; with @json, --json is
+ * --format json, and two that disagree are a usage error).  Returns -1
+ * to go on, else the exit status (help printed, or a usage error);
+ * @argv's operands start at optind.
  */
 int command_options(const char *cmd, int argc, char **argv, bool *json,
 		    long *count, const char **name, bool *all, bool *dry_run,
-		    enum ctl_mode *mode);
+		    enum ctl_mode *mode, enum ctl_format *format);
 
 bool module_loaded(void);
 
@@ -95,6 +98,15 @@ int read_models(const char *what, struct ctl_model **m, size_t *n);
 int read_bindings(const char *what, struct ctl_binding **b, size_t *n);
 int read_stats(const char *what, struct ctl_stats **s, size_t *n);
 int read_qos(const char *what, struct ctl_qos **q, size_t *n);
+
+/* a device's cost.vrate in the root cgroup's io.stat (hundredths of a %) */
+struct ctl_vrate {
+	struct ctl_devt dev;
+	u32 vrate;
+};
+
+/* the root cgroup's io.stat: the devices with a cost.vrate (iocost on) */
+int read_vrates(const char *what, struct ctl_vrate **v, size_t *n);
 
 const struct ctl_model *find_model(const struct ctl_model *m, size_t n,
 				   const char *name);

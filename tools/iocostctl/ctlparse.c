@@ -512,6 +512,57 @@ int ctl_parse_tick(const char *line, struct ctl_tick *t)
 	return 0;
 }
 
+int ctl_parse_iostat_vrate(const char *line, struct ctl_devt *dev, u32 *vrate)
+{
+	struct ctl_devt d;
+	u64 pct, frac;
+	int ret;
+
+	ret = parse_devt_at(&line, &d);
+	if (ret)
+		return ret;
+	while (!rest_blank(line)) {
+		ret = need_blanks(&line);
+		if (ret)
+			return ret;
+		if (literal(&line, "cost.vrate=")) {
+			/* another key's value: skip it */
+			while (*line && !is_blank(*line) && *line != '\n')
+				line++;
+			continue;
+		}
+		if (!is_digit(*line))
+			return -EINVAL;
+		ret = parse_u64(&line, UINT32_MAX / 100, &pct) ?:
+		      literal(&line, ".");
+		if (ret)
+			return ret;
+		if (!is_digit(line[0]) || !is_digit(line[1]) ||
+		    (line[2] && !is_blank(line[2]) && line[2] != '\n'))
+			return -EINVAL;	/* blk-iocost prints two decimals */
+		frac = (u64)(line[0] - '0') * 10 + (u64)(line[1] - '0');
+		if (pct * 100 + frac > UINT32_MAX)
+			return -ERANGE;
+		*dev = d;
+		*vrate = (u32)(pct * 100 + frac);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int ctl_parse_format(const char *s, enum ctl_format *format)
+{
+	if (!strcmp(s, "text"))
+		*format = CTL_FORMAT_TEXT;
+	else if (!strcmp(s, "json"))
+		*format = CTL_FORMAT_JSON;
+	else if (!strcmp(s, "openmetrics"))
+		*format = CTL_FORMAT_OPENMETRICS;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int ctl_parse_mode(const char *s, enum ctl_mode *mode)
 {
 	if (!strcmp(s, "enforce"))

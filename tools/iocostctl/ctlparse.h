@@ -144,6 +144,25 @@ int ctl_parse_stats_line(const char *line, struct ctl_stats *st);
 int ctl_parse_qos_line(const char *line, struct ctl_qos *q);
 int ctl_parse_tick(const char *line, struct ctl_tick *t);
 
+/*
+ * A line of the root cgroup's io.stat: "MAJ:MIN KEY=VALUE ...", where
+ * blk-iocost adds " cost.vrate=P.PP" (the controller's vrate, percent)
+ * for a device with iocost enabled.  @vrate gets it in hundredths of a
+ * percent (10000: 100%); -ENOENT for a line without cost.vrate, -EINVAL
+ * for a malformed device or cost.vrate value, -ERANGE past UINT32_MAX.
+ */
+int ctl_parse_iostat_vrate(const char *line, struct ctl_devt *dev, u32 *vrate);
+
+/* the output formats of status */
+enum ctl_format {
+	CTL_FORMAT_TEXT,
+	CTL_FORMAT_JSON,
+	CTL_FORMAT_OPENMETRICS,
+};
+
+/* "text", "json" or "openmetrics" (the whole string): 0, else -EINVAL */
+int ctl_parse_format(const char *s, enum ctl_format *format);
+
 /* "enforce" or "shadow" (the whole string) into @mode: 0, else -EINVAL */
 int ctl_parse_mode(const char *s, enum ctl_mode *mode);
 

@@ -145,7 +145,7 @@ int cmd_load(int argc, char **argv)
 	int ret, i, err;
 
 	ret = command_options("load", argc, argv, NULL, NULL, &newname, NULL,
-			      NULL, NULL);
+			      NULL, NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind != 1)
@@ -226,7 +226,7 @@ int cmd_unload(int argc, char **argv)
 	int ret, waited;
 
 	ret = command_options("unload", argc, argv, NULL, NULL, NULL, NULL, NULL,
-			      NULL);
+			      NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	ret = 0;

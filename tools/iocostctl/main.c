@@ -6,7 +6,7 @@
  *   iocostctl unload NAME
  *   iocostctl bind DEV MODEL [--shadow | --mode enforce|shadow]
  *   iocostctl unbind {DEV | --all [--dry-run]}
- *   iocostctl status [--json]
+ *   iocostctl status [--json | --format text|json|openmetrics]
  *   iocostctl top [DEV] [--count N] [--json]
  *
  * load registers every iocost_model_ops struct_ops map of a BPF object
@@ -17,15 +17,16 @@
  * reads it back to check the disk's model and mode (enforce: the model's
  * prices are charged, shadow: the builtin's are, the model's are only
  * counted).  status reads the module's control files and the root
- * cgroup's io.cost.qos, and top follows the iocost_ioc_tick trace event in
- * a private tracefs instance.
+ * cgroup's io.cost.qos (and io.stat, for the OpenMetrics text), and top
+ * follows the iocost_ioc_tick trace event in a private tracefs instance.
  *
  * The files, as bpftool's: main.c (this: the command table, the help
  * texts, the global options and every command's option parser), common.c
  * (failures, files, devices), load.c (load, unload; the registering is
  * tools/lib/model_load.c's, shared with bpf/loader.c), bind.c (bind,
  * unbind), status.c, top.c, json.c (the JSON writer of status --json and
- * top --json) and ctlparse.c (the parsers, unit-tested on the host).
+ * top --json), openmetrics.c (status --format openmetrics) and ctlparse.c
+ * (the parsers, unit-tested on the host; openmetrics.c is too).
  *
  * Exit status: 0 success, 1 failure, 2 usage error.  Every failure names
  * what failed, the file and the errno text, with an explanation where the
@@ -88,12 +89,16 @@ static const struct command commands[] = {
 	  "                 it over.  A disk that went away is no failure; a disk it\n"
 	  "                 cannot unbind is named with its error, exit status 1.\n"
 	  "      --dry-run  with --all: list the disks it would unbind, change nothing\n" },
-	{ "status", cmd_status, "[--json]", "models, bindings, statistics",
+	{ "status", cmd_status, "[--json | --format FORMAT]",
+	  "models, bindings, statistics",
 	  "Show the registered models, which of them are pinned, the bindings\n"
 	  "and their modes, per-device statistics (for a shadow binding: the\n"
 	  "builtin's sum, the model/builtin ratio and the histogram of per-IO\n"
 	  "ratios) and each device's iocost state.\n\n"
-	  "  -j, --json  one JSON object (schema in iocostctl(8))\n" },
+	  "  -j, --json           one JSON object (schema in iocostctl(8))\n"
+	  "      --format FORMAT  text (the default), json (as --json) or\n"
+	  "                       openmetrics: OpenMetrics 1.0 text, for a scrape\n"
+	  "                       or node_exporter's textfile collector\n" },
 	{ "top", cmd_top, "[DEV] [--count N] [--json]", "live per-period view",
 	  "Follow the iocost_ioc_tick trace event: one line per controller period\n"
 	  "and device (a table refreshed in place on a terminal).  DEV (a name,\n"
@@ -134,9 +139,19 @@ static const char *bad_option(char **argv, char *buf, size_t size)
 	return buf;
 }
 
+/* the format option @c, --json or --format @arg, as the user wrote it */
+static const char *format_opt(int c, const char *arg, char *buf, size_t size)
+{
+	if (c == 'j')
+		snprintf(buf, size, "--json");
+	else
+		snprintf(buf, size, "--format %s", arg);
+	return buf;
+}
+
 int command_options(const char *cmd, int argc, char **argv, bool *json,
 		    long *count, const char **name, bool *all, bool *dry_run,
-		    enum ctl_mode *mode)
+		    enum ctl_mode *mode, enum ctl_format *format)
 {
 	static const struct option known[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -147,11 +162,14 @@ int command_options(const char *cmd, int argc, char **argv, bool *json,
 		{ "dry-run", no_argument, NULL, 'D' },
 		{ "mode", required_argument, NULL, 'M' },
 		{ "shadow", no_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct option opts[9];
-	char short_opts[16] = ":h", opt[64];
+	struct option opts[10];
+	char short_opts[16] = ":h", opt[64], fmt_opt[64];
 	const char *mode_opt = NULL;	/* the option that set *@mode */
+	bool fmt_set = false;		/* fmt_opt names the one that set *@format */
+	enum ctl_format f;
 	enum ctl_mode m;
 	int n = 0, c;
 
@@ -178,7 +196,9 @@ int command_options(const char *cmd, int argc, char **argv, bool *json,
 		opts[n++] = known[6];	/* long only, as --shadow */
 		opts[n++] = known[7];
 	}
-	opts[n] = known[8];
+	if (format)
+		opts[n++] = known[8];	/* long only, as --mode */
+	opts[n] = known[9];
 	opterr = 0;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, short_opts, opts, NULL)) != -1) {
@@ -188,7 +208,24 @@ int command_options(const char *cmd, int argc, char **argv, bool *json,
 		case 'h':
 			return command_help(cmd);
 		case 'j':
-			*json = true;
+		case 'F':
+			if (c == 'j')
+				f = CTL_FORMAT_JSON;
+			else if (ctl_parse_format(optarg, &f))
+				return usage_error(cmd,
+						   "--format: unknown format '%s': expected text, json or openmetrics",
+						   optarg);
+			if (!format) {
+				*json = true;
+				break;
+			}
+			if (fmt_set && f != *format)
+				return usage_error(cmd, "%s and %s contradict each other",
+						   fmt_opt,
+						   format_opt(c, optarg, opt, sizeof(opt)));
+			*format = f;
+			fmt_set = true;
+			format_opt(c, optarg, fmt_opt, sizeof(fmt_opt));
 			break;
 		case 'c':
 			errno = 0;

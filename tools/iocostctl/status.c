@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * status.c - iocostctl status, as text and as JSON (--json)
+ * status.c - iocostctl status, as text, as JSON (--json) and as
+ * OpenMetrics text (--format openmetrics)
  *
  * One row per device that has iocost configured, a binding or stats,
  * joined from the module's bindings and stats files and the root
  * cgroup's io.cost.qos; the registered models with their pins.  The JSON
- * (schema iocostctl.status/1, man/iocostctl.8) goes through json.c.
+ * (schema iocostctl.status/1, man/iocostctl.8) goes through json.c; the
+ * OpenMetrics text through openmetrics.c, with the controller's vrate
+ * from the root cgroup's io.stat (read for that format only).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "common.h"
+#include "openmetrics.h"
 
 /* 1: PIN_DIR/NAME exists, 0: it does not, -1: cannot tell (permissions) */
 static int pin_state(const char *name, char *path, size_t size)
@@ -28,16 +32,8 @@ static int pin_state(const char *name, char *path, size_t size)
 	return errno == ENOENT ? 0 : -1;
 }
 
-struct dev_row {
-	struct ctl_devt dev;
-	char name[CTL_DISK_NAME_LEN];
-	const struct ctl_qos *qos;
-	const struct ctl_binding *bind;
-	const struct ctl_stats *stats;
-};
-
-static struct dev_row *dev_row(struct dev_row **rows, size_t *n,
-			       struct ctl_devt dev)
+static struct ctl_dev_row *dev_row(struct ctl_dev_row **rows, size_t *n,
+				   struct ctl_devt dev)
 {
 	size_t i;
 
@@ -54,7 +50,7 @@ static struct dev_row *dev_row(struct dev_row **rows, size_t *n,
 
 static int dev_row_cmp(const void *a, const void *b)
 {
-	const struct dev_row *x = a, *y = b;
+	const struct ctl_dev_row *x = a, *y = b;
 
 	if (x->dev.major != y->dev.major)
 		return x->dev.major < y->dev.major ? -1 : 1;
@@ -92,7 +88,7 @@ static void status_json_qos(struct json_writer *w, const struct ctl_qos *q)
 }
 
 static void status_json(const struct ctl_model *models, size_t nmodels,
-			const struct dev_row *rows, size_t nrows)
+			const struct ctl_dev_row *rows, size_t nrows)
 {
 	struct json_writer w;
 	char pin[PATH_MAX];
@@ -123,7 +119,7 @@ static void status_json(const struct ctl_model *models, size_t nmodels,
 	jsonw_name(&w, "devices");
 	jsonw_start_array(&w);
 	for (i = 0; i < nrows; i++) {
-		const struct dev_row *r = &rows[i];
+		const struct ctl_dev_row *r = &rows[i];
 		char dev[32];
 
 		snprintf(dev, sizeof(dev), "%u:%u", r->dev.major, r->dev.minor);
@@ -197,7 +193,7 @@ static void status_clone(const struct ctl_stats *s)
 }
 
 static void status_text(const struct ctl_model *models, size_t nmodels,
-			const struct dev_row *rows, size_t nrows)
+			const struct ctl_dev_row *rows, size_t nrows)
 {
 	char pin[PATH_MAX];
 	size_t i;
@@ -223,7 +219,7 @@ static void status_text(const struct ctl_model *models, size_t nmodels,
 	       "DEVICE", "NAME", "IOCOST", "CHARGES", "MERGES", "NODATA", "ZERO",
 	       "CLAMPED", "VTIME_S", "MODE", "MODEL");
 	for (i = 0; i < nrows; i++) {
-		const struct dev_row *r = &rows[i];
+		const struct ctl_dev_row *r = &rows[i];
 		const struct ctl_stats *s = r->stats;
 		char dev[32];
 
@@ -250,19 +246,44 @@ static void status_text(const struct ctl_model *models, size_t nmodels,
 			status_shadow(rows[i].stats);
 }
 
+/* OpenMetrics text (openmetrics.c): all of it, or nothing and exit 1 */
+static int status_openmetrics(const struct ctl_model *models, size_t nmodels,
+			      const struct ctl_dev_row *rows, size_t nrows)
+{
+	struct ctl_om_input in = {
+		.models = models, .nmodels = nmodels, .rows = rows, .nrows = nrows,
+	};
+	char pin[PATH_MAX], err[256];
+	int *pinned, ret;
+	size_t i;
+
+	pinned = xrealloc(NULL, (nmodels ?: 1) * sizeof(*pinned));
+	for (i = 0; i < nmodels; i++)
+		pinned[i] = pin_state(models[i].name, pin, sizeof(pin));
+	in.pinned = pinned;
+	ret = ctl_openmetrics(stdout, &in, err, sizeof(err));
+	free(pinned);
+	if (ret)
+		return fail(ret == -EIO ? "stdout" : NULL, -ret, "", "status: %s", err);
+	return 0;
+}
+
 int cmd_status(int argc, char **argv)
 {
 	struct ctl_model *models = NULL;
 	struct ctl_binding *binds = NULL;
 	struct ctl_stats *stats = NULL;
 	struct ctl_qos *qos = NULL;
-	struct dev_row *rows = NULL;
-	size_t nmodels = 0, nbinds = 0, nstats = 0, nqos = 0, nrows = 0, i;
+	struct ctl_vrate *vrates = NULL;
+	struct ctl_dev_row *rows = NULL;
+	size_t nmodels = 0, nbinds = 0, nstats = 0, nqos = 0, nvrates = 0;
+	size_t nrows = 0, i;
+	enum ctl_format format = CTL_FORMAT_TEXT;
 	bool json = false;
 	int ret;
 
 	ret = command_options("status", argc, argv, &json, NULL, NULL, NULL,
-			      NULL, NULL);
+			      NULL, NULL, &format);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind)
@@ -270,7 +291,9 @@ int cmd_status(int argc, char **argv)
 	ret = need_module("status") ?: read_models("status", &models, &nmodels) ?:
 	      read_bindings("status", &binds, &nbinds) ?:
 	      read_stats("status", &stats, &nstats) ?:
-	      read_qos("status", &qos, &nqos);
+	      read_qos("status", &qos, &nqos) ?:
+	      (format == CTL_FORMAT_OPENMETRICS ?
+	       read_vrates("status", &vrates, &nvrates) : 0);
 	if (ret)
 		goto out;
 
@@ -280,9 +303,19 @@ int cmd_status(int argc, char **argv)
 		dev_row(&rows, &nrows, binds[i].dev)->bind = &binds[i];
 	for (i = 0; i < nstats; i++)
 		dev_row(&rows, &nrows, stats[i].dev)->stats = &stats[i];
+	for (i = 0; i < nvrates; i++) {
+		struct ctl_dev_row *r = dev_row(&rows, &nrows, vrates[i].dev);
+
+		r->has_vrate = 1;
+		r->vrate = vrates[i].vrate;
+	}
 	if (nrows)
 		qsort(rows, nrows, sizeof(*rows), dev_row_cmp);
-	if (json)
+	if (format == CTL_FORMAT_OPENMETRICS) {
+		ret = status_openmetrics(models, nmodels, rows, nrows);
+		goto out;
+	}
+	if (format == CTL_FORMAT_JSON)
 		status_json(models, nmodels, rows, nrows);
 	else
 		status_text(models, nmodels, rows, nrows);
@@ -294,5 +327,6 @@ out:
 	free(binds);
 	free(stats);
 	free(qos);
+	free(vrates);
 	return ret;
 }

@@ -280,7 +280,7 @@ int cmd_top(int argc, char **argv)
 	memset(&t, 0, sizeof(t));
 	t.sigfd = -1;
 	ret = command_options("top", argc, argv, &json, &count, NULL, NULL, NULL,
-			      NULL);
+			      NULL, NULL);
 	if (ret >= 0)
 		return ret;
 	if (argc - optind > 1)

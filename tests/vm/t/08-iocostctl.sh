@@ -55,6 +55,12 @@ expect_run "bind without a model is a usage error" 2 "bind: expected DEV MODEL" 
 expect_run "an unknown mode is a usage error, before the module is looked for" 2 \
 	"^iocostctl: bind: --mode: unknown mode 'bogus': expected enforce or shadow$" \
 	"$CTL" bind vda iocost_2x --mode bogus
+expect_run "an unknown status format is a usage error, before the module is looked for" 2 \
+	"^iocostctl: status: --format: unknown format 'xml': expected text, json or openmetrics$" \
+	"$CTL" status --format xml
+expect_run "--json and --format openmetrics contradict each other" 2 \
+	"^iocostctl: status: --json and --format openmetrics contradict each other$" \
+	"$CTL" status --json --format openmetrics
 
 load_module
 D=$(iocost_enable vda) || { not_ok "enable iocost on vda"; finish; }
@@ -170,6 +176,20 @@ fi
 run "$CTL" status --json
 expect_eq "status --json: the clone's counters (null without the clone)" \
 	"$(json_get '[(x["stats"]["fallback"], x["stats"]["learning"]) for x in d["devices"] if x["name"] == "vda"]')" "$want"
+# the same as OpenMetrics text (tools/iocostctl/openmetrics.c), whole, ending in # EOF
+run "$CTL" status --format openmetrics
+expect_eq "status --format openmetrics: exit status" "$rc" 0
+expect_eq "status --format openmetrics: the last line" "$(tail -n 1 <<<"$out")" "# EOF"
+expect_match "status --format openmetrics: vda's charges" "$out" \
+	"^iocost_bpf_charges_total\{dev=\"$D\",disk=\"vda\",model=\"iocost_2x\",mode=\"enforce\"\} [1-9][0-9]*$"
+expect_match "status --format openmetrics: vda's vrate, from io.stat" "$out" \
+	"^iocost_bpf_vrate_ratio\{dev=\"$D\",disk=\"vda\"\} [0-9]+\.[0-9]{4}$"
+if clone_kernel; then
+	expect_match "status --format openmetrics: nothing left to the builtin (kind)" "$out" \
+		"^iocost_bpf_fallbacks_total\{dev=\"$D\",disk=\"vda\",model=\"iocost_2x\",mode=\"enforce\",reason=\"kind\"\} 0$"
+else
+	expect_nomatch "status --format openmetrics: no fallbacks without the clone" "$out" "^iocost_bpf_fallbacks"
+fi
 run "$CTL" status
 
 expect_run "bind $D (MAJ:MIN) to ms2" 0 "^bound $D \(vda\) to ms2$" "$CTL" bind "$D" ms2
