@@ -400,7 +400,9 @@ static void iocost_gone_workfn(struct work_struct *work)
  * never waits for that; and the reader holds it only to take the list:
  * the lines are printed after it is dropped, the bindings kept by RCU
  * (iocost_bindings_free() frees them after a grace period), so a bind or
- * unbind does not wait for a whole text either.  A disk that went away is
+ * unbind never waits for this lock while a text is printed; its grace
+ * period does wait for the readers printing at that moment (the cost
+ * tests/bench/readers measures).  A disk that went away is
  * not shown, whether or not its retirement has run yet.  Changes nothing.
  */
 void iocost_bindings_show(struct seq_buf *s,
