@@ -19,8 +19,10 @@
  *    function must not exist; otherwise the kernel is refused.  The
  *    return addresses of those calls are the only ones accepted later;
  *  - while hooked, a handler at each caller's entry (no ip-modify) stashes
- *    {current, bio, kind} in a per-cpu ring of the interrupt level (a task
- *    preempted in between finds it later, on any CPU);
+ *    copies of what the checks need, {current, the bio's blkg, opf, size,
+ *    sector, whole disk and its diskseq, kind}, never the bio itself, in a
+ *    per-cpu ring of the interrupt level (a task preempted in between
+ *    finds it later, on any CPU);
  *  - the clone's handler (hook.c) asks iocost_clone_call() for the call's
  *    arguments.  They are given only when every check holds: the stash is
  *    the current task's (consumed: one stash, one call) and, of the task's
