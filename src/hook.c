@@ -55,7 +55,7 @@
  * comparison).  Its registration says which in the kernel log.
  *
  * Bindings (binding.c) are replaced under iocost_lock and freed only
- * after synchronize_rcu(), which waits for every handler.  Every point
+ * after a grace period, which waits for every handler.  Every point
  * where a handler may block (a model on PREEMPT_RT, the blkcg callbacks)
  * is inside an RCU read side that is entered only through a binding or a
  * bound model: the last unbind waits for a grace period after it

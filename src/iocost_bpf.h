@@ -23,6 +23,7 @@
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 #include "../include/iocost_model.h"
 #include "iocost_btf.h"		/* generated from the target kernel's BTF */
 #include "testhooks.h"
@@ -139,6 +140,7 @@ struct iocost_binding {
 	bool shadow;
 	bool gone;
 	bool free_model;
+	struct rcu_work free;	/* iocost_bindings_free() */
 };
 
 /* binding.c */
@@ -150,6 +152,8 @@ struct iocost_binding *iocost_binding_lookup(dev_t devt, u64 diskseq);
 int iocost_bind(struct gendisk *disk, const char *name, bool shadow);
 bool iocost_unbind(dev_t devt);
 void iocost_unbind_all(void);
+int iocost_binding_init(void);
+void iocost_binding_exit(void);
 void iocost_binding_disk_dead(struct block_device *bdev);
 void iocost_bindings_show(struct seq_buf *s,
 			  void (*fn)(struct seq_buf *s,

@@ -194,9 +194,12 @@ static int __init iocost_bpf_init(void)
 	ret = iocost_btf_digest_check();
 	if (ret)
 		return ret;
-	ret = iocost_hook_init();
+	ret = iocost_binding_init();
 	if (ret)
 		return ret;
+	ret = iocost_hook_init();
+	if (ret)
+		goto err_binding;
 	/* the trace events exist already (MODULE_STATE_COMING) */
 	if (IOCOST_TEST_HOOK(init_delay_ms))
 		msleep(IOCOST_TEST_HOOK(init_delay_ms));
@@ -220,6 +223,8 @@ err_ctl:
 err_hook:
 	iocost_tick_exit();
 	iocost_hook_exit();
+err_binding:
+	iocost_binding_exit();
 	return ret;
 }
 
@@ -229,7 +234,7 @@ static void __exit iocost_bpf_exit(void)
 	 * the hooks would be detached with the last of them, before their
 	 * filters are freed below
 	 */
-	iocost_unbind_all();
+	iocost_binding_exit();
 	iocost_ctl_exit();
 	iocost_tick_exit();
 	iocost_hook_exit();
