@@ -345,20 +345,29 @@ struct iocost_snap {
  * @lock: serializes the replacement of @snaps
  * @next: the slot of @snaps the next snapshot replaces
  * @snaps: the last IOCOST_NR_SNAPS snapshots (RCU)
+ * @size: the buffer the last build needed, where the next one starts
  */
 struct iocost_ctl_file {
 	void (*gen)(struct seq_buf *s);
 	spinlock_t lock;	/* replacing @snaps */
 	unsigned int next;
 	struct iocost_snap __rcu *snaps[IOCOST_NR_SNAPS];
+	size_t size;
 };
 
 static atomic_long_t iocost_snap_ids;
 
-/* The whole text @gen prints, run again with a larger buffer until it fits. */
-static struct iocost_snap *iocost_snap_build(void (*gen)(struct seq_buf *s))
+/*
+ * The whole text @f prints, run again with a larger buffer until it fits.
+ * A build starts from the size the last one needed (halved when the text
+ * shrank to a quarter of it): 192 bindings' stats (20 KiB) are printed
+ * once, not once per size from a page up.  A kernel without full
+ * preemption runs a build to its end before a bind or unbind waiting for
+ * the CPU can run (tests/bench/readers).
+ */
+static struct iocost_snap *iocost_snap_build(struct iocost_ctl_file *f)
 {
-	size_t size = PAGE_SIZE;
+	size_t size = max_t(size_t, READ_ONCE(f->size), PAGE_SIZE);
 	struct iocost_snap *snap;
 	struct seq_buf s;
 
@@ -367,16 +376,19 @@ static struct iocost_snap *iocost_snap_build(void (*gen)(struct seq_buf *s))
 		if (!snap)
 			return ERR_PTR(-ENOMEM);
 		seq_buf_init(&s, snap->text, size - sizeof(*snap));
-		gen(&s);
+		f->gen(&s);
 		if (!seq_buf_has_overflowed(&s))
 			break;
 		kvfree(snap);
 		if (size >= IOCOST_TEXT_MAX)
 			return ERR_PTR(-EFBIG);
 		size *= 2;
+		cond_resched();
 	}
 	snap->len = seq_buf_used(&s);
 	snap->id = atomic_long_inc_return(&iocost_snap_ids);
+	WRITE_ONCE(f->size, size > PAGE_SIZE && snap->len < size / 4 ?
+		   size / 2 : size);
 	return snap;
 }
 
@@ -435,7 +447,7 @@ static ssize_t iocost_ctl_read(struct iocost_ctl_file *f, struct file *file,
 	unsigned int i;
 
 	if (!off || !id) {
-		snap = iocost_snap_build(f->gen);
+		snap = iocost_snap_build(f);
 		if (IS_ERR(snap))
 			return PTR_ERR(snap);
 		of->priv = (void *)snap->id;
@@ -469,15 +481,86 @@ static void models_gen(struct seq_buf *s)
 	mutex_unlock(&iocost_show_lock);
 }
 
-static const char *iocost_mode(const struct iocost_binding *b)
+/*
+ * The bindings and stats lines are written straight into the text's
+ * buffer, without vsnprintf() or a strlen() per piece: stats has a line
+ * of seven to twenty numbers per binding, and parsing a format for each
+ * was most of what a read of it cost (tests/bench/readers).
+ */
+struct iocost_line {
+	char *buf;	/* the room left in the text's buffer */
+	size_t room;
+	size_t len;	/* what the line holds; over @room: it did not fit */
+};
+
+static void line_mem(struct iocost_line *l, const char *str, size_t n)
 {
-	return b->shadow ? "shadow" : "enforce";
+	if (l->len + n <= l->room)
+		memcpy(l->buf + l->len, str, n);
+	l->len += n;
+}
+
+/* a string literal, its length known when compiling */
+#define line_lit(l, lit) line_mem(l, lit, sizeof(lit) - 1)
+
+static void line_u64(struct iocost_line *l, u64 v)
+{
+	char num[20];	/* U64_MAX has 20 digits */
+	char *p = num + sizeof(num);
+
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	line_mem(l, p, num + sizeof(num) - p);
+}
+
+/* @name (" NAME=", @n bytes), then @v */
+static void line_field(struct iocost_line *l, const char *name, size_t n,
+		       u64 v)
+{
+	line_mem(l, name, n);
+	line_u64(l, v);
+}
+
+#define line_stat(l, lit, v) line_field(l, lit, sizeof(lit) - 1, v)
+
+static void line_begin(struct iocost_line *l, struct seq_buf *s)
+{
+	l->room = seq_buf_get_buf(s, &l->buf);
+	l->len = 0;
+}
+
+/* the line ends: into the text, or the text overflows (built again) */
+static void line_end(struct iocost_line *l, struct seq_buf *s)
+{
+	line_lit(l, "\n");
+	seq_buf_commit(s, l->len <= l->room ? (int)l->len : -1);
+}
+
+/* "MAJ:MIN model=NAME mode=MODE", what bindings and stats lines begin with */
+static void binding_head(struct iocost_line *l, const struct iocost_binding *b)
+{
+	const char *name = b->model->name;
+
+	line_u64(l, MAJOR(b->devt));
+	line_lit(l, ":");
+	line_u64(l, MINOR(b->devt));
+	line_lit(l, " model=");
+	line_mem(l, name, strnlen(name, IOCOST_MODEL_NAME_LEN));
+	if (b->shadow)
+		line_lit(l, " mode=shadow");
+	else
+		line_lit(l, " mode=enforce");
 }
 
 static void binding_line(struct seq_buf *s, const struct iocost_binding *b)
 {
-	seq_buf_printf(s, "%u:%u model=%s mode=%s\n", MAJOR(b->devt),
-		       MINOR(b->devt), b->model->name, iocost_mode(b));
+	struct iocost_line l;
+
+	line_begin(&l, s);
+	binding_head(&l, b);
+	line_end(&l, s);
 }
 
 static void bindings_gen(struct seq_buf *s)
@@ -488,32 +571,39 @@ static void bindings_gen(struct seq_buf *s)
 static void stats_line(struct seq_buf *s, const struct iocost_binding *b)
 {
 	struct iocost_stats sum;
+	struct iocost_line l;
 	int i;
 
 	iocost_binding_stats(b, &sum);
-	seq_buf_printf(s, "%u:%u model=%s mode=%s registered=%d",
-		       MAJOR(b->devt), MINOR(b->devt), b->model->name,
-		       iocost_mode(b), READ_ONCE(b->model->registered));
-#define IOCOST_STAT(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
+	line_begin(&l, s);
+	binding_head(&l, b);
+	line_stat(&l, " registered=", READ_ONCE(b->model->registered));
+#define IOCOST_STAT(name) line_stat(&l, " " #name "=", sum.name)
 #include "iocost_stats.h"
 #undef IOCOST_STAT
 	if (b->shadow) {
-#define IOCOST_STAT_SHADOW(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
+#define IOCOST_STAT_SHADOW(name) line_stat(&l, " " #name "=", sum.name)
 #include "iocost_stats.h"
 #undef IOCOST_STAT_SHADOW
-		seq_buf_puts(s, " hist=");
-		for (i = 0; i < IOCOST_NR_HIST; i++)
-			seq_buf_printf(s, "%s%llu", i ? "," : "", sum.hist[i]);
+		line_lit(&l, " hist=");
+		for (i = 0; i < IOCOST_NR_HIST; i++) {
+			if (i)
+				line_lit(&l, ",");
+			line_u64(&l, sum.hist[i]);
+		}
 	}
 	if (IOCOST_HOOK_CLONE) {
-		for (i = 0; i < IOCOST_NR_FALLBACK; i++)
-			seq_buf_printf(s, " fallback_%s=%llu",
-				       iocost_fallback_names[i], sum.fallback[i]);
-#define IOCOST_STAT_CLONE(name) seq_buf_printf(s, " " #name "=%llu", sum.name)
+		for (i = 0; i < IOCOST_NR_FALLBACK; i++) {
+			line_lit(&l, " fallback_");
+			line_mem(&l, iocost_fallback_names[i],
+				 strlen(iocost_fallback_names[i]));
+			line_stat(&l, "=", sum.fallback[i]);
+		}
+#define IOCOST_STAT_CLONE(name) line_stat(&l, " " #name "=", sum.name)
 #include "iocost_stats.h"
 #undef IOCOST_STAT_CLONE
 	}
-	seq_buf_putc(s, '\n');
+	line_end(&l, s);
 }
 
 static void stats_gen(struct seq_buf *s)
