@@ -10,7 +10,8 @@
 #                      docs/PERFORMANCE.md; ~12 min of VM time); then
 #                      tests/bench/readers: bind/unbind cycles under three
 #                      unprivileged readers of stats and bindings against
-#                      readers of /proc files, at most 1.2x (issue 28)
+#                      readers of /proc files, at most 1.2x (issue 28), into
+#                      results/readers.txt
 #   make bench-guard   the same harness, configurations a b c d only, 4 rounds
 #                      of 20000 IOs (BENCH_CLOCK too), into build/bench-guard;
 #                      fails when a run was throttled, IOPS b/a < 0.995 or c/a
@@ -38,7 +39,7 @@ BENCH_PROFILE ?= a m c t d
 bench: deps vm-build
 	tests/bench/bench --rounds $(BENCH_ROUNDS) --ios $(BENCH_IOS) \
 		--clock $(BENCH_CLOCK) --out $(BENCH_OUT)
-	tests/bench/readers --clock $(BENCH_CLOCK)
+	tests/bench/readers --clock $(BENCH_CLOCK) --out $(BENCH_OUT)
 
 bench-guard: vm-build
 	tests/bench/bench --guard --clock $(BENCH_CLOCK) --out build/bench-guard
