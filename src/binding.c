@@ -419,7 +419,8 @@ static void iocost_gone_workfn(struct work_struct *work)
  */
 int iocost_binding_init(void)
 {
-	iocost_free_wq = alloc_workqueue("iocost_bpf_free", 0, 0);
+	/* unbound: a free needs no CPU; and 7.x warns without the choice */
+	iocost_free_wq = alloc_workqueue("iocost_bpf_free", WQ_UNBOUND, 0);
 	return iocost_free_wq ? 0 : -ENOMEM;
 }
 
