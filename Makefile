@@ -44,7 +44,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	      -fms-extensions -Wno-microsoft-anon-tag \
 	      -I$(O) -Iinclude -Ibpf
 
-MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/devctx.c \
+MOD_FILES := src/main.c src/ctl.c src/binding.c src/hook.c src/hook_entry_x86.S src/devctx.c \
 	     src/clone.c src/tick.c src/parse.c src/btfdigest.c src/testhooks.h \
 	     src/iocost_bpf.h src/iocost_trace.h src/parse.h src/btfdigest.h \
 	     src/iocost_stats.h src/iocost_fields.h include/iocost_model.h \
@@ -89,9 +89,15 @@ KBUILD_RUN := $(if $(KBUILD_CHROOT),$(TOP)/tests/vm/chroot-run $(KBUILD_CHROOT) 
 module: $(O)/iocost_bpf.ko $(O)/hook-strategy
 
 # which pricing hook this build uses (the kernel matrix reports it per
-# kernel): the function itself, in BTF, or its IPA-SRA clone (src/clone.c)
+# kernel): the function itself, in BTF, entered by an ftrace direct call on
+# x86-64 (IOCOST_HOOK_DIRECT, src/iocost_bpf.h), or its IPA-SRA clone
+# (src/clone.c)
 $(O)/hook-strategy: $(O)/iocost_bpf.ko src/iocost_bpf.h
-	@if grep -q '^#define IOCOST_HAVE_CALC_VTIME_COST_BUILTIN 1' $(O)/mod/generated/iocost_btf.h; then \
+	@if grep -q '^#define IOCOST_HAVE_CALC_VTIME_COST_BUILTIN 1' $(O)/mod/generated/iocost_btf.h && \
+	    grep -q '^CONFIG_X86_64=y' $(KDIR)/.config && \
+	    grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' $(KDIR)/.config; then \
+		echo "ftrace direct call at the entry of calc_vtime_cost_builtin() (the module's entry skips the builtin), prototype checked in BTF"; \
+	elif grep -q '^#define IOCOST_HAVE_CALC_VTIME_COST_BUILTIN 1' $(O)/mod/generated/iocost_btf.h; then \
 		echo "ftrace ip-modify at the entry of calc_vtime_cost_builtin(), prototype checked in BTF"; \
 	else \
 		echo "ftrace ip-modify at the entry of its IPA-SRA clone, each call checked against its caller's bio (registers mapped from the first bios)"; \

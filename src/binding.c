@@ -7,7 +7,8 @@
  * decides when the hooks are attached (first binding) and detached (last
  * binding gone).  ctl.c turns sysfs writes into iocost_bind() and
  * iocost_unbind() and reads the bindings through iocost_bindings_show();
- * hook.c finds the binding of a bio's disk with iocost_binding_find().
+ * hook.c finds the binding of a bio's disk with iocost_binding_find(),
+ * inline in iocost_bpf.h.
  *
  * Where a binding lives:
  *  - an RCU hash keyed by dev_t, read by the pricing handler;
@@ -58,46 +59,13 @@ DEFINE_MUTEX(iocost_lock);
  */
 DEFINE_MUTEX(iocost_show_lock);
 LIST_HEAD(iocost_bound_models);
-static DEFINE_HASHTABLE(iocost_bindings_hash, 6);
+/* read by the pricing handler: iocost_binding_lookup() (iocost_bpf.h) */
+DEFINE_HASHTABLE(iocost_bindings_hash, IOCOST_BINDINGS_HASH_BITS);
 static LIST_HEAD(iocost_bindings);
 static unsigned int iocost_nr_bindings;
 
 static void iocost_gone_workfn(struct work_struct *work);
 static DECLARE_WORK(iocost_gone_work, iocost_gone_workfn);
-
-/**
- * iocost_binding_find - the binding of a disk, for the pricing handler
- * @disk: the bio's disk
- *
- * Context: an RCU read-side critical section (the handler's).
- * Return: the binding, or NULL if @disk (this disk, not an earlier one
- * with the same dev_t) is not bound.
- */
-struct iocost_binding *notrace iocost_binding_find(struct gendisk *disk)
-{
-	return iocost_binding_lookup(disk_devt(disk), disk->diskseq);
-}
-
-/**
- * iocost_binding_lookup - the binding of a disk, by its dev_t and diskseq
- * @devt: the whole disk's dev_t
- * @diskseq: its sequence number
- *
- * For the IPA-SRA clone's handler (clone.c), which has these copied, not
- * a disk it may follow.
- *
- * Context: an RCU read-side critical section (the handler's).
- * Return: the binding, or NULL if that disk is not bound.
- */
-struct iocost_binding *notrace iocost_binding_lookup(dev_t devt, u64 diskseq)
-{
-	struct iocost_binding *b;
-
-	hash_for_each_possible_rcu_notrace(iocost_bindings_hash, b, hnode, devt)
-		if (b->devt == devt && b->diskseq == diskseq)
-			return b;
-	return NULL;
-}
 
 static struct iocost_binding *iocost_binding_find_devt(dev_t devt)
 {

@@ -14,9 +14,9 @@
  *  - unbound disk: the handler returns and the builtin runs unchanged;
  *  - bound disk: the model's calc_cost() is called with the series'
  *    arguments, its price is clamped to IOCOST_VTIME_PER_SEC, stored in
- *    *costp, and the handler moves the instruction pointer to an empty
- *    function with the same prototype, which returns to the caller.  The
- *    builtin body does not run, so it cannot touch anything either;
+ *    *costp, and the call returns to the caller of the builtin (see "How
+ *    the hook is entered").  The builtin body does not run, so it cannot
+ *    touch anything either;
  *  - bound in shadow mode: the model prices the bio the same way, but its
  *    price is only counted, next to what the builtin will charge
  *    (devctx.c computes that); the handler returns and the builtin runs.
@@ -24,16 +24,35 @@
  * While the model runs, a context on the handler's stack says which disk
  * it prices, for the device-context kfuncs (devctx.c).
  *
- * Why redirect (ip-modify, as livepatch does) rather than fix *costp up
- * after the builtin returns (kretprobe/fexit)?  A fix-up needs a second
- * trap on every return, including unbound devices' calls, and runs the
- * builtin for nothing; the redirect costs one ftrace entry call per bio
- * and nothing on return.  Both only run while something is bound.  The
- * price of the redirect is exclusivity: ftrace allows one ip-modifying
- * user per function, so a livepatch of calc_vtime_cost_builtin makes the
- * first bind fail with EBUSY and a log line; BPF fentry/fexit programs
- * on the function keep working (ftrace shares ip-modify with BPF
- * trampolines).
+ * Why skip the builtin (as livepatch redirects a function) rather than
+ * fix *costp up after it returns (kretprobe/fexit)?  A fix-up needs a
+ * second trap on every return, including unbound devices' calls, and runs
+ * the builtin for nothing; the skip costs one call at the function's entry
+ * and nothing on return.  Both only run while something is bound.
+ *
+ * How the hook is entered.  On x86-64, where the hook is on the function
+ * itself, by an ftrace direct call: ftrace patches the function's fentry
+ * call to call iocost_direct_entry (hook_entry_x86.S), which calls
+ * iocost_hook_direct() with the function's arguments and, when the model
+ * priced the bio, returns to the function's caller, as a BPF trampoline
+ * that skips its function does.  That spares every bio ftrace's own
+ * trampoline (the saved ftrace_regs, the handler call, the redirect to an
+ * empty function): docs/PERFORMANCE.md measures it.  Elsewhere (IPA-SRA
+ * clone kernels, whose handler needs the caller's return address from
+ * ftrace; other architectures; the module parameter direct_hook=0) an
+ * ftrace handler with FTRACE_OPS_FL_IPMODIFY does the same and moves the
+ * instruction pointer to iocost_builtin_skipped(), an empty function with
+ * the builtin's prototype.  The price is exclusivity either way: ftrace
+ * lets one user modify a function's flow, so a livepatch of the function
+ * makes the first bind fail with EBUSY and a log line, and a bound disk
+ * makes the livepatch fail.  BPF fentry/fexit programs on the function
+ * share it with the handler (ftrace shares ip-modify with BPF
+ * trampolines), not with the direct call, which is one per function:
+ * with direct_hook=1 attaching one fails while a disk is bound, and a
+ * bind fails while one is attached.  Another ftrace user of the function
+ * (a function tracer, a kprobe) makes ftrace call its own trampoline
+ * first, which then jumps to the direct entry with the registers and the
+ * stack as the call left them.
  *
  * How the model is called.  ops->calc_cost points to the struct_ops
  * trampoline, which spills the arguments into a u64 array, enters with
@@ -72,16 +91,20 @@
  * ftrace calls the handler directly (no FTRACE_OPS_FL_RECURSION), with
  * preemption as the caller has it, unless another ftrace user traces the
  * same function: then ftrace's list function disables preemption around
- * every handler, on RT too (docs/RELIABILITY.md).  A model that takes a
- * sleeping lock would then sleep in atomic context, so on PREEMPT_RT the
- * handler does not run the model when it finds itself non-preemptible:
+ * every handler, on RT too (docs/RELIABILITY.md); the direct entry is
+ * reached after the list function returned, preemptible as the caller
+ * is.  A model that takes a sleeping lock would sleep in atomic context
+ * there, so on PREEMPT_RT the handler does not run the model when it
+ * finds itself non-preemptible:
  * the builtin prices that bio, the first one is logged and the number is
  * logged when the hooks are detached (iocost_rt_atomic()).
  *
  * The ops are FTRACE_OPS_FL_PERMANENT, as livepatch's are: with
  * kernel.ftrace_enabled=0 attaching fails (the first bind fails with
  * EBUSY) instead of "succeeding" with nothing called, and while a disk is
- * bound the sysctl cannot turn ftrace off under the bindings.
+ * bound the sysctl cannot turn ftrace off under the bindings.  (6.12's
+ * register_ftrace_direct() drops the flag from the direct call's ops; the
+ * other hooks' ops, attached before it, keep it for the whole set.)
  *
  * Coverage.  A compiler may emit a second copy of a function
  * (.constprop.N, .part.N, .isra.N) for some of its callers; a hook on one
@@ -340,25 +363,19 @@ static __always_inline struct blkcg *iocost_blkg_blkcg(struct blkcg_gq *blkg)
 
 #if !IOCOST_HOOK_CLONE
 /*
- * No stack protector: it costs a canary store and check on every bio, and
- * this frame holds no buffer that anything indexes or fills by length
- * (the model's five arguments and its context, all set here).
+ * The bio's price, when its disk is bound: true when the model priced it
+ * and *costp holds its price, so that the builtin must not run.
  */
-static void notrace __no_stack_protector
-iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
-		    struct ftrace_ops *op, struct ftrace_regs *fregs)
+static __always_inline bool iocost_hook_bio(struct bio *bio, void *iocg,
+					    bool is_merge, u64 *costp)
 {
-	struct bio *bio = (void *)ftrace_regs_get_argument(fregs, 0);
-	void *iocg = (void *)ftrace_regs_get_argument(fregs, 1);
-	/* a bool argument is only defined in its low byte */
-	bool is_merge = (u8)ftrace_regs_get_argument(fregs, 2);
-	u64 *costp = (void *)ftrace_regs_get_argument(fregs, 3);
 	u64 opf, nbytes, sector;
 	struct iocost_binding *b;
 	struct blkcg *blkcg;
+	bool priced = false;
 
 	/*
-	 * No ftrace_test_recursion_trylock(): these ops trace one function,
+	 * No ftrace_test_recursion_trylock(): the hook is on one function,
 	 * and nothing the handler calls (the bindings, the model's program
 	 * and its helpers) can submit or merge a bio, so the handler cannot
 	 * recurse.  It needs RCU and one CPU: iocost_model_enter().
@@ -379,11 +396,56 @@ iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
 	}
 	*costp = iocost_price(b, opf, nbytes, sector, blkcg, iocg, is_merge);
 	iocost_test_block();	/* test build, PREEMPT_RT: as a model may */
-	ftrace_regs_set_instruction_pointer(fregs,
-					    (unsigned long)iocost_builtin_skipped);
+	priced = true;
 out:
 	iocost_model_exit();
+	return priced;
 }
+
+/*
+ * The ftrace handler: where the bio was priced, the builtin is skipped by
+ * moving the instruction pointer.  No stack protector: it costs a canary
+ * store and check on every bio, and this frame holds no buffer that
+ * anything indexes or fills by length (the model's five arguments and its
+ * context, all set here).
+ */
+static void notrace __no_stack_protector
+iocost_hook_handler(unsigned long ip, unsigned long parent_ip,
+		    struct ftrace_ops *op, struct ftrace_regs *fregs)
+{
+	struct bio *bio = (void *)ftrace_regs_get_argument(fregs, 0);
+	void *iocg = (void *)ftrace_regs_get_argument(fregs, 1);
+	/* a bool argument is only defined in its low byte */
+	bool is_merge = (u8)ftrace_regs_get_argument(fregs, 2);
+	u64 *costp = (void *)ftrace_regs_get_argument(fregs, 3);
+
+	if (iocost_hook_bio(bio, iocg, is_merge, costp))
+		ftrace_regs_set_instruction_pointer(fregs,
+						    (unsigned long)iocost_builtin_skipped);
+}
+
+#if IOCOST_HOOK_DIRECT
+/**
+ * iocost_hook_direct - the pricing hook, called by the direct entry
+ * @bio: calc_vtime_cost_builtin()'s arguments, as it was called
+ * @iocg: its iocg
+ * @is_merge: its is_merge
+ * @costp: where it stores the price
+ *
+ * Called only from iocost_direct_entry (hook_entry_x86.S), which ftrace
+ * calls at the entry of calc_vtime_cost_builtin().
+ *
+ * Return: true when the model priced @bio (*@costp set): the entry then
+ * returns to the builtin's caller; false: the builtin runs.
+ */
+bool notrace __no_stack_protector iocost_hook_direct(struct bio *bio,
+						     void *iocg,
+						     bool is_merge,
+						     u64 *costp)
+{
+	return iocost_hook_bio(bio, iocg, is_merge, costp);
+}
+#endif
 #else
 /*
  * The same, at the entry of the IPA-SRA clone, whose arguments are
@@ -422,6 +484,22 @@ static struct ftrace_ops iocost_ftrace_ops = {
 	.func = iocost_hook_handler,
 	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
 };
+
+#if IOCOST_HOOK_DIRECT
+void iocost_direct_entry(void);	/* hook_entry_x86.S */
+
+/* register_ftrace_direct() sets the rest, the flags too */
+static struct ftrace_ops iocost_direct_ops;
+
+static bool direct_hook = true;
+module_param(direct_hook, bool, 0444);
+MODULE_PARM_DESC(direct_hook,
+		 "enter the pricing hook by an ftrace direct call (default), or through an ftrace handler (0), as on kernels without direct calls");
+#else
+static struct ftrace_ops iocost_direct_ops;
+static const bool direct_hook;
+#define iocost_direct_entry NULL
+#endif
 
 /* blkcg_css_online(css) / blkcg_css_offline(css) -> every bound model */
 static void notrace iocost_blkcg_notify(unsigned long ip,
@@ -490,9 +568,13 @@ static struct ftrace_ops iocost_dead_ops = {
 
 /*
  * every hook: its function, its ops, in the order they are attached; the
- * clone's callers before the clone, so that its first call finds a stash
+ * clone's callers before the clone, so that its first call finds a stash;
+ * the pricing hook last, after ops that are all FTRACE_OPS_FL_PERMANENT
+ * (a direct call's ops are not: 6.12's register_ftrace_direct() replaces
+ * their flags), so that kernel.ftrace_enabled=0 fails the first of them
+ * and cannot be set while any is attached
  */
-static const struct {
+static struct {
 	const char *func;
 	struct ftrace_ops *ops;
 } iocost_hooks[] = {
@@ -501,11 +583,25 @@ static const struct {
 	{ "ioc_rqos_throttle", &iocost_throttle_ops },
 	{ "ioc_rqos_merge", &iocost_merge_ops },
 #endif
-	{ IOCOST_HOOK_TARGET, &iocost_ftrace_ops },
 	{ "blkcg_css_online", &iocost_online_ops },
 	{ "blkcg_css_offline", &iocost_offline_ops },
 	{ "bdev_mark_dead", &iocost_dead_ops },
+	/* iocost_hook_init() makes it &iocost_direct_ops with direct_hook */
+	{ IOCOST_HOOK_TARGET, &iocost_ftrace_ops },
 };
+
+#define IOCOST_PRICE_HOOK (ARRAY_SIZE(iocost_hooks) - 1)
+
+/**
+ * iocost_hook_entry - how the pricing hook is entered, for the load line
+ * and the hook file
+ *
+ * Return: "ftrace direct call" or "ftrace, ip-modify".
+ */
+const char *iocost_hook_entry(void)
+{
+	return direct_hook ? "ftrace direct call" : "ftrace, ip-modify";
+}
 
 static int iocost_set_filter(struct ftrace_ops *ops, const char *func)
 {
@@ -566,6 +662,8 @@ int iocost_hook_init(void)
 	/* every caller calls the hooked function (clone.c) */
 	if (iocost_clone_init())
 		return -ENOENT;
+	if (direct_hook)
+		iocost_hooks[IOCOST_PRICE_HOOK].ops = &iocost_direct_ops;
 	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++) {
 		if (iocost_has_copy(iocost_hooks[i].func) ||
 		    iocost_set_filter(iocost_hooks[i].ops, iocost_hooks[i].func)) {
@@ -574,6 +672,34 @@ int iocost_hook_init(void)
 		}
 	}
 	return 0;
+}
+
+/*
+ * Attach hook @i.  The direct call's ops: 6.12's register_ftrace_direct()
+ * replaces their flags, FTRACE_OPS_FL_INITIALIZED among them, and refuses
+ * ops without it; setting the filter again initializes them again.
+ */
+static int iocost_hook_register(int i)
+{
+	struct ftrace_ops *ops = iocost_hooks[i].ops;
+	int ret;
+
+	if (ops != &iocost_direct_ops)
+		return register_ftrace_function(ops);
+	ret = iocost_set_filter(ops, iocost_hooks[i].func);
+	if (ret)
+		return ret;
+	return register_ftrace_direct(ops, (unsigned long)iocost_direct_entry);
+}
+
+static int iocost_hook_unregister(int i)
+{
+	struct ftrace_ops *ops = iocost_hooks[i].ops;
+
+	if (ops != &iocost_direct_ops)
+		return unregister_ftrace_function(ops);
+	return unregister_ftrace_direct(ops, (unsigned long)iocost_direct_entry,
+					false);
 }
 
 /**
@@ -588,18 +714,18 @@ int iocost_hook_install(void)
 	int i, ret = 0;
 
 	for (i = 0; i < ARRAY_SIZE(iocost_hooks); i++) {
-		ret = register_ftrace_function(iocost_hooks[i].ops);
+		ret = iocost_hook_register(i);
 		if (ret)
 			break;
 	}
 	if (!ret)
 		return 0;
 	pr_err("cannot attach to %s: %d%s\n", iocost_hooks[i].func, ret,
-	       ret != -EBUSY ? "" : iocost_hooks[i].ops != &iocost_ftrace_ops ?
+	       ret != -EBUSY ? "" : i != IOCOST_PRICE_HOOK ?
 	       " (kernel.ftrace_enabled is 0?)" :
 	       " (kernel.ftrace_enabled is 0, or another ip-modifying ftrace user such as a livepatch owns it)");
 	while (i--)
-		unregister_ftrace_function(iocost_hooks[i].ops);
+		iocost_hook_unregister(i);
 	return ret;
 }
 
@@ -615,7 +741,7 @@ void iocost_hook_remove(void)
 
 	iocost_test_unregistering();
 	while (i--)
-		WARN_ON_ONCE(unregister_ftrace_function(iocost_hooks[i].ops));
+		WARN_ON_ONCE(iocost_hook_unregister(i));
 	atomic = atomic_long_xchg(&iocost_rt_atomic_bios, 0);
 	if (atomic)
 		pr_warn("%s: %ld bios of bound disks priced by the builtin: ftrace called the hook with preemption disabled on PREEMPT_RT\n",

@@ -19,7 +19,9 @@
 #define _IOCOST_BPF_H
 
 #include <linux/types.h>
+#include <linux/blkdev.h>
 #include <linux/bpf.h>
+#include <linux/hashtable.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
@@ -147,8 +149,45 @@ struct iocost_binding {
 extern struct mutex iocost_lock;	/* registry and bindings */
 extern struct mutex iocost_show_lock;	/* what the control files show */
 extern struct list_head iocost_bound_models;
-struct iocost_binding *iocost_binding_find(struct gendisk *disk);
-struct iocost_binding *iocost_binding_lookup(dev_t devt, u64 diskseq);
+#define IOCOST_BINDINGS_HASH_BITS 6
+extern DECLARE_HASHTABLE(iocost_bindings_hash, IOCOST_BINDINGS_HASH_BITS);
+
+/**
+ * iocost_binding_lookup - the binding of a disk, by its dev_t and diskseq
+ * @devt: the whole disk's dev_t
+ * @diskseq: its sequence number
+ *
+ * Inline: the pricing handler runs it for every bio.  The IPA-SRA clone's
+ * handler (clone.c) has these copied, not a disk it may follow.
+ *
+ * Context: an RCU read-side critical section (the handler's).
+ * Return: the binding, or NULL if that disk is not bound.
+ */
+static __always_inline struct iocost_binding *
+iocost_binding_lookup(dev_t devt, u64 diskseq)
+{
+	struct iocost_binding *b;
+
+	hash_for_each_possible_rcu_notrace(iocost_bindings_hash, b, hnode, devt)
+		if (b->devt == devt && b->diskseq == diskseq)
+			return b;
+	return NULL;
+}
+
+/**
+ * iocost_binding_find - the binding of a disk, for the pricing handler
+ * @disk: the bio's disk
+ *
+ * Context: an RCU read-side critical section (the handler's).
+ * Return: the binding, or NULL if @disk (this disk, not an earlier one
+ * with the same dev_t) is not bound.
+ */
+static __always_inline struct iocost_binding *
+iocost_binding_find(struct gendisk *disk)
+{
+	return iocost_binding_lookup(disk_devt(disk), disk->diskseq);
+}
+
 int iocost_bind(struct gendisk *disk, const char *name, bool shadow);
 bool iocost_unbind(dev_t devt);
 void iocost_unbind_all(void);
@@ -175,11 +214,22 @@ extern char iocost_clone_target[];
 #define IOCOST_HOOK_TARGET "calc_vtime_cost_builtin"
 #endif
 
+/*
+ * Where the hook is on the function itself, x86-64 enters it by an ftrace
+ * direct call (hook_entry_x86.S) unless the module parameter direct_hook=0
+ * asks for the ftrace handler (hook.c).
+ */
+#define IOCOST_HOOK_DIRECT (!IOCOST_HOOK_CLONE && IS_ENABLED(CONFIG_X86_64) && \
+			    IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS))
+
 int iocost_hook_init(void);
 void iocost_hook_exit(void);
 int iocost_hook_install(void);
 void iocost_hook_remove(void);
 struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why);
+const char *iocost_hook_entry(void);
+struct bio;
+bool iocost_hook_direct(struct bio *bio, void *iocg, bool is_merge, u64 *costp);
 
 /**
  * struct iocost_calc_ctx - what the model's calc_cost is pricing, for the

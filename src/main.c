@@ -214,8 +214,9 @@ static int __init iocost_bpf_init(void)
 	ret = iocost_ctl_register_ops();
 	if (ret)
 		goto err_ctl;
-	pr_info("kernel %s, hook target %s (ftrace, ip-modify), struct_ops iocost_model_ops registered\n",
-		init_utsname()->release, IOCOST_HOOK_TARGET);
+	pr_info("kernel %s, hook target %s (%s), struct_ops iocost_model_ops registered\n",
+		init_utsname()->release, IOCOST_HOOK_TARGET,
+		iocost_hook_entry());
 	return 0;
 
 err_ctl:

@@ -3,8 +3,9 @@
 #
 # tests/unit/test_product_build.sh KO - TAP: the module as DKMS builds it
 # (make module, no IOCOST_TEST) has none of the test build's fault and
-# delay hooks (src/testhooks.h): its only parameter is direct_call, and
-# none of the hooks' names is in it.  make check-product-build builds KO
+# delay hooks (src/testhooks.h): its only parameters are direct_call and,
+# where the hook has its direct entry (x86-64, the function in BTF: the
+# VM kernel), direct_hook, and none of the hooks' names is in it.  make check-product-build builds KO
 # for the VM kernel and runs this.
 set -uo pipefail
 ko=${1:?usage: test_product_build.sh KO}
@@ -15,10 +16,13 @@ ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $*"; }
 
 parms=$(modinfo -F parm "$ko" | cut -d: -f1 | tr '\n' ' ')
-if [ "$parms" = "direct_call " ]; then
-	ok "the product build's only parameter is direct_call"
+want="direct_call "
+nm "$ko" 2>/dev/null | grep -q ' iocost_direct_entry$' &&
+	want="direct_call direct_hook "
+if [ "$parms" = "$want" ]; then
+	ok "the product build's only parameters are $want"
 else
-	not_ok "the product build's parameters: '$parms', want 'direct_call '"
+	not_ok "the product build's parameters: '$parms', want '$want'"
 fi
 for h in clone_fault caller_fault tick_fault init_delay_ms bind_delay_ms rt_block_ms \
 	 rt_blocked rt_blocked_at_unreg; do

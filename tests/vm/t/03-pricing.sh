@@ -70,6 +70,12 @@ expect_eq "readback shows the model" "$(cat "$SYS/bindings")" "$D model=iocost_2
 expect_match "models counts the binding" "$(cat "$SYS/models")" "^iocost_2x bindings=1$"
 expect_eq "hook installed while bound" \
 	"$(grep -c '^calc_vtime_cost_builtin' /sys/kernel/tracing/enabled_functions)" 1
+# x86-64 with the function in BTF: ftrace calls the module's entry directly
+if [ "$(cat /sys/module/iocost_bpf/parameters/direct_hook 2>/dev/null)" = Y ]; then
+	expect_match "the call site calls iocost_direct_entry" \
+		"$(grep -A1 '^calc_vtime_cost_builtin' /sys/kernel/tracing/enabled_functions)" \
+		'direct-->iocost_direct_entry'
+fi
 
 read -r x_seq x_ios x_us <<<"$(price t "$D" "${seq_io[@]}")"
 expect_ratio "sequential read priced by iocost_2x vs builtin (2.000x +-0.5%)" "$x_seq" "$base_seq" 1.99 2.01

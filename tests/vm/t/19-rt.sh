@@ -4,13 +4,18 @@
 # kernel (the kernel matrix runs it there); on the others it checks what
 # holds everywhere.
 #
-# 1. Another ftrace user on the pricing function (a function tracer)
-#    makes ftrace call the hook through its list function, with
-#    preemption disabled, on PREEMPT_RT too.  A model that takes a
-#    sleeping lock (test_lpmlock: an LPM trie update) must then not run:
-#    on RT the builtin prices those bios, the first is logged and their
-#    number is logged when the hooks go; no "sleeping function called
-#    from invalid context".  Elsewhere the model prices as always.
+# 1. Another ftrace user on the pricing function (a function tracer).
+#    With the direct entry (x86-64, the function in BTF: src/hook.c),
+#    ftrace's list function runs the tracer and then jumps to the entry,
+#    preemptible as the caller is: a model that takes a sleeping lock
+#    (test_lpmlock: an LPM trie update) prices every bio, on RT too.
+#    Through an ftrace handler (direct_hook=0, or a kernel without the
+#    direct entry) ftrace calls the hook from its list function with
+#    preemption disabled, on PREEMPT_RT too: the model must then not run
+#    there; on RT the builtin prices those bios, the first is logged and
+#    their number is logged when the hooks go.  Never a "sleeping function
+#    called from invalid context".  RT kernels with the direct entry run
+#    this part both ways.
 # 2. PREEMPT_RT only: a handler blocked on a sleeping lock (a model, the
 #    tick handler under ioc->lock) while its ftrace ops go away.  ftrace
 #    frees the ops' trampoline after RCU-tasks, which takes a blocked
@@ -40,38 +45,57 @@ io() {
 		sh "$1" "$2" "$3"
 }
 
-load_module
-target=$(sed -n 's/^target \([^ ]*\) .*/\1/p' "$SYS/hook")
+target=$(grep -oE ' calc_vtime_cost_builtin(\.isra\.[0-9]+)?$' /proc/kallsyms | head -1 | tr -d ' ')
 D=$(iocost_enable vdb) || { not_ok "enable iocost on vdb"; finish; }
-check "test_lpmlock registers" "$CTL" load "$B/tests/lpmlock.bpf.o"
-expect_write "bind test_lpmlock" "$SYS/bindings" "$D model=test_lpmlock" OK
+atomic='sleeping function called from invalid context|scheduling while atomic|Invalid wait context'
+off=0
+
+# tracer_part PARAM...: part 1 with the module loaded with PARAM...
+tracer_part() {
+	local charges c2 handler=1 left
+	left=$(test_dmesg | grep -c "priced by the builtin")
+	load_module "$@"
+	[ "$(cat /sys/module/iocost_bpf/parameters/direct_hook 2>/dev/null)" = Y ] && handler=0
+	echo "# part 1 with ${*:-the defaults}: hook entered $([ $handler = 1 ] && echo "through an ftrace handler" || echo "by a direct call")"
+	check "test_lpmlock registers" "$CTL" load "$B/tests/lpmlock.bpf.o"
+	expect_write "bind test_lpmlock" "$SYS/bindings" "$D model=test_lpmlock" OK
+	echo "$target" >"$TR/set_ftrace_filter"
+	echo function >"$TR/current_tracer"
+	expect_eq "the function tracer is on $target" "$(cat "$TR/set_ftrace_filter")" "$target"
+	check "64 reads with the tracer on" io c19 $off 64
+	charges=$(binding_stat "$D" charges)
+	if [ "$rt" = 1 ] && [ $handler = 1 ]; then
+		expect_eq "RT, ftrace handler: the model did not run non-preemptible (no charge)" "$charges" 0
+		expect_match "RT: the log says why" "$(test_dmesg)" \
+			"iocost_bpf: $target: ftrace calls the hook with preemption disabled .*the builtin prices these bios"
+	else
+		check "the model priced them ($charges charges)" test "$charges" -ge 64
+	fi
+	echo nop >"$TR/current_tracer"
+	echo >"$TR/set_ftrace_filter"
+	check "64 reads with the tracer off" io c19 $((off + 64)) 64
+	off=$((off + 128))
+	c2=$(binding_stat "$D" charges)
+	check "the model prices again ($charges -> $c2 charges)" test "$((c2 - charges))" -ge 64
+	expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
+	if [ "$rt" = 1 ] && [ $handler = 1 ]; then
+		expect_match "RT: the unbind logs how many the builtin priced" "$(test_dmesg)" \
+			"iocost_bpf: $target: (6[4-9]|[7-9][0-9]|[0-9]{3,}) bios of bound disks priced by the builtin: ftrace called the hook with preemption disabled on PREEMPT_RT"
+	else
+		expect_eq "no bio was left to the builtin" "$(test_dmesg | grep -c "priced by the builtin")" "$left"
+	fi
+	expect_nomatch "no atomic-context splat" "$(test_dmesg | grep -E "$atomic")" "$atomic"
+}
 
 # ---- 1. a function tracer on the pricing function ----
-echo "$target" >"$TR/set_ftrace_filter"
-echo function >"$TR/current_tracer"
-expect_eq "the function tracer is on $target" "$(cat "$TR/set_ftrace_filter")" "$target"
-check "64 reads with the tracer on" io c19 0 64
-charges=$(binding_stat "$D" charges)
-if [ "$rt" = 1 ]; then
-	expect_eq "RT: the model did not run non-preemptible (no charge)" "$charges" 0
-	expect_match "RT: the log says why" "$(test_dmesg)" \
-		"iocost_bpf: $target: ftrace calls the hook with preemption disabled .*the builtin prices these bios"
-else
-	check "not RT: the model priced them ($charges charges)" test "$charges" -ge 64
+# on RT with the direct entry: through the ftrace handler first
+if [ "$rt" = 1 ] && modinfo -p "$MOD" | grep -q '^direct_hook:'; then
+	tracer_part direct_hook=0
+	rm -f "$PINS/test_lpmlock"
+	check "test_lpmlock unregistered" wait_unregistered test_lpmlock
+	check "rmmod, to load it with the defaults" wait_unload
 fi
-echo nop >"$TR/current_tracer"
-echo >"$TR/set_ftrace_filter"
-check "64 reads with the tracer off" io c19 64 64
-c2=$(binding_stat "$D" charges)
-check "the model prices again ($charges -> $c2 charges)" test "$((c2 - charges))" -ge 64
-expect_write "unbind" "$SYS/bindings" "$D model=linear" OK
-if [ "$rt" = 1 ]; then
-	expect_match "RT: the unbind logs how many the builtin priced" "$(test_dmesg)" \
-		"iocost_bpf: $target: (6[4-9]|[7-9][0-9]|[0-9]{3,}) bios of bound disks priced by the builtin: ftrace called the hook with preemption disabled on PREEMPT_RT"
-fi
-atomic='sleeping function called from invalid context|scheduling while atomic|Invalid wait context'
-expect_nomatch "no atomic-context splat" "$(test_dmesg | grep -E "$atomic")" "$atomic"
-
+tracer_part
 if [ "$rt" = 0 ]; then
 	check_fails "not RT: no rt_block_ms hook" test -e /sys/module/iocost_bpf/parameters/rt_block_ms
 	rm -f "$PINS/test_lpmlock"
