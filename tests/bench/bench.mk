@@ -16,7 +16,7 @@
 #                      of 20000 IOs (BENCH_CLOCK too), into build/bench-guard;
 #                      fails when a run was throttled, IOPS b/a < 0.995 or c/a
 #                      < 0.97, or iocost_2x adds more instructions per IO than
-#                      tests/bench/report's BUDGET_C (make check runs it)
+#                      tests/bench/report's BUDGET, iocost_ms likewise (make check runs it)
 #   make bench-profile each of BENCH_PROFILE's configurations once (m: a model
 #                      returning a constant), timed and under perf: time per
 #                      IO against a and the kernel symbols that grew, into
