@@ -17,8 +17,8 @@ not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $*"; }
 
 parms=$(modinfo -F parm "$ko" | cut -d: -f1 | tr '\n' ' ')
 want="direct_call "
-nm "$ko" 2>/dev/null | grep -q ' iocost_direct_entry$' &&
-	want="direct_call direct_hook "
+syms=$(nm "$ko") || { not_ok "nm $ko"; syms=; }
+grep -q ' iocost_direct_entry$' <<<"$syms" && want="direct_call direct_hook "
 if [ "$parms" = "$want" ]; then
 	ok "the product build's only parameters are $want"
 else
