@@ -22,6 +22,9 @@
 #                      IO against a and the kernel symbols that grew, into
 #                      results/profile/profile.txt (~3 min)
 #
+# BENCH_KERNEL=K: boot kernel K (.cache/kernels/K, its build in build/K
+# made first by make KDIR=... IOCOST_TEST=1 all test-modules) instead of
+# the default VM kernel.
 # BENCH_ROUNDS rounds (a multiple of 6: the Williams design of the six
 # configurations); the report fails the run if any run was throttled or
 # vrate was not pinned at its maximum.  BENCH_IOS: IOs per run.
@@ -33,17 +36,19 @@ BENCH_IOS ?= 100000
 BENCH_OUT ?= results
 BENCH_CLOCK ?= icount
 BENCH_PROFILE ?= a m c t d
+BENCH_KERNEL ?=
+BENCH_KARG := $(if $(BENCH_KERNEL),--kernel $(BENCH_KERNEL))
 
 .PHONY: bench bench-guard bench-profile
 
 bench: deps vm-build
-	tests/bench/bench --rounds $(BENCH_ROUNDS) --ios $(BENCH_IOS) \
+	tests/bench/bench $(BENCH_KARG) --rounds $(BENCH_ROUNDS) --ios $(BENCH_IOS) \
 		--clock $(BENCH_CLOCK) --out $(BENCH_OUT)
 	tests/bench/readers --clock $(BENCH_CLOCK) --out $(BENCH_OUT)
 
 bench-guard: vm-build
-	tests/bench/bench --guard --clock $(BENCH_CLOCK) --out build/bench-guard
+	tests/bench/bench $(BENCH_KARG) --guard --clock $(BENCH_CLOCK) --out build/bench-guard
 
 bench-profile: deps vm-build
-	tests/bench/bench --profile "$(BENCH_PROFILE)" --ios $(BENCH_IOS) \
+	tests/bench/bench $(BENCH_KARG) --profile "$(BENCH_PROFILE)" --ios $(BENCH_IOS) \
 		--clock $(BENCH_CLOCK) --out $(BENCH_OUT)/profile
