@@ -94,8 +94,8 @@
  * every handler, on RT too (docs/RELIABILITY.md); the direct entry is
  * reached after the list function returned, preemptible as the caller
  * is.  A model that takes a sleeping lock would sleep in atomic context
- * there, so on PREEMPT_RT the handler does not run the model when it
- * finds itself non-preemptible:
+ * in such a handler, so on PREEMPT_RT the handler does not run the model
+ * when it finds itself non-preemptible:
  * the builtin prices that bio, the first one is logged and the number is
  * logged when the hooks are detached (iocost_rt_atomic()).
  *
@@ -594,7 +594,6 @@ static struct {
 
 /**
  * iocost_hook_entry - how the pricing hook is entered, for the load line
- * and the hook file
  *
  * Return: "ftrace direct call" or "ftrace, ip-modify".
  */
