@@ -102,9 +102,11 @@
  * The ops are FTRACE_OPS_FL_PERMANENT, as livepatch's are: with
  * kernel.ftrace_enabled=0 attaching fails (the first bind fails with
  * EBUSY) instead of "succeeding" with nothing called, and while a disk is
- * bound the sysctl cannot turn ftrace off under the bindings.  (6.12's
- * register_ftrace_direct() drops the flag from the direct call's ops; the
- * other hooks' ops, attached before it, keep it for the whole set.)
+ * bound the sysctl cannot turn ftrace off under the bindings.  (Kernels
+ * whose register_ftrace_direct() still assigns the ops' flags instead of
+ * adding to them, fixed upstream in late 2025, drop the flag from the
+ * direct call's ops; the other hooks' ops, attached before it, keep it for
+ * the whole set.)
  *
  * Coverage.  A compiler may emit a second copy of a function
  * (.constprop.N, .part.N, .isra.N) for some of its callers; a hook on one
@@ -570,9 +572,9 @@ static struct ftrace_ops iocost_dead_ops = {
  * every hook: its function, its ops, in the order they are attached; the
  * clone's callers before the clone, so that its first call finds a stash;
  * the pricing hook last, after ops that are all FTRACE_OPS_FL_PERMANENT
- * (a direct call's ops are not: 6.12's register_ftrace_direct() replaces
- * their flags), so that kernel.ftrace_enabled=0 fails the first of them
- * and cannot be set while any is attached
+ * (a direct call's ops may not be: see the header comment), so that
+ * kernel.ftrace_enabled=0 fails the first of them and cannot be set while
+ * any is attached
  */
 static struct {
 	const char *func;
@@ -674,9 +676,11 @@ int iocost_hook_init(void)
 }
 
 /*
- * Attach hook @i.  The direct call's ops: 6.12's register_ftrace_direct()
- * replaces their flags, FTRACE_OPS_FL_INITIALIZED among them, and refuses
- * ops without it; setting the filter again initializes them again.
+ * Attach hook @i.  The direct call's ops: a register_ftrace_direct() that
+ * assigns the ops' flags (before the late-2025 fix) clears
+ * FTRACE_OPS_FL_INITIALIZED, and the next registration refuses ops
+ * without it; setting the filter again initializes them again.  Debian's
+ * 6.12.118 does not need it (the suite passes without), older 6.12.y may.
  */
 static int iocost_hook_register(int i)
 {
