@@ -89,13 +89,11 @@ KBUILD_RUN := $(if $(KBUILD_CHROOT),$(TOP)/tests/vm/chroot-run $(KBUILD_CHROOT) 
 module: $(O)/iocost_bpf.ko $(O)/hook-strategy
 
 # which pricing hook this build uses (the kernel matrix reports it per
-# kernel): the function itself, in BTF, entered by an ftrace direct call on
-# x86-64 (IOCOST_HOOK_DIRECT, src/iocost_bpf.h), or its IPA-SRA clone
-# (src/clone.c)
+# kernel): the function itself, in BTF, entered by an ftrace direct call
+# where the module has the entry (IOCOST_HOOK_DIRECT, src/iocost_bpf.h), or
+# its IPA-SRA clone (src/clone.c)
 $(O)/hook-strategy: $(O)/iocost_bpf.ko src/iocost_bpf.h
-	@if grep -q '^#define IOCOST_HAVE_CALC_VTIME_COST_BUILTIN 1' $(O)/mod/generated/iocost_btf.h && \
-	    grep -q '^CONFIG_X86_64=y' $(KDIR)/.config && \
-	    grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' $(KDIR)/.config; then \
+	@if nm $(O)/iocost_bpf.ko | grep -q ' iocost_direct_entry$$'; then \
 		echo "ftrace direct call at the entry of calc_vtime_cost_builtin() (the module's entry skips the builtin), prototype checked in BTF"; \
 	elif grep -q '^#define IOCOST_HAVE_CALC_VTIME_COST_BUILTIN 1' $(O)/mod/generated/iocost_btf.h; then \
 		echo "ftrace ip-modify at the entry of calc_vtime_cost_builtin(), prototype checked in BTF"; \

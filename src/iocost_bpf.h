@@ -228,7 +228,6 @@ int iocost_hook_install(void);
 void iocost_hook_remove(void);
 struct bpf_prog *iocost_hook_model_prog(struct bpf_map *map, const char **why);
 const char *iocost_hook_entry(void);
-struct bio;
 bool iocost_hook_direct(struct bio *bio, void *iocg, bool is_merge, u64 *costp);
 
 /**
